@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config/config.js';
+import type { Clock, Deps } from './flows/context.js';
+import { openDatabase, migrateToLatest, type Db } from './store/db.js';
+import { RateLimiter } from './security/rate-limiter.js';
+import { createMailer, type Mailer } from './messaging/mailer.js';
+import { createHttpServer } from './http/server.js';
+
+export interface AppOverrides {
+  clock?: Clock;
+  mailer?: Mailer;
+  /** A pino logger config or false; defaults to the configured level. */
+  logger?: object | boolean;
+}
+
+export interface App {
+  http: FastifyInstance;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** Wires every dependency in one place and returns a ready, unstarted server. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const db: Db = openDatabase(config.databaseUrl);
+  let redis: Redis | undefined;
+  try {
+    await migrateToLatest(db);
+    if (config.redisUrl) {
+      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      await redis.connect();
+    }
+  } catch (error) {
+    redis?.disconnect();
+    await db.destroy();
+    throw error;
+  }
+  const deps: Deps = {
+    config,
+    db,
+    clock: overrides.clock ?? systemClock,
+    limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }),
+    mailer: overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: (line) => console.log(line) }),
+    log: console,
+  };
+  const http = await createHttpServer(deps, overrides.logger ?? { level: config.logLevel });
+  // Flows log through the server's logger once it exists.
+  deps.log = http.log;
+  return {
+    http,
+    deps,
+    async close() {
+      await http.close();
+      await deps.mailer.close();
+      redis?.disconnect();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { ConfigError, readBool, readEnum, readInt, readJsonObject, readList, readOptional, readString, type Env } from './env.js';
+import { parseSignupFields, type SignupFields } from './signup-fields.js';
+import { parseRateLimits, type RateLimitConfig } from '../security/rate-limit-rules.js';
+import { parseSmtpUrl } from '../messaging/mailer.js';
+
+export { ConfigError };
+
+export type LoginMethod = 'email' | 'username';
+export type EmailVerification = 'none' | 'optional' | 'mandatory';
+export type ClientKind = 'browser' | 'app';
+
+/** Frontend URL templates put in mails, under the reference's key names. */
+export interface FrontendUrls {
+  account_confirm_email: string;
+  account_reset_password: string;
+  account_reset_password_from_key: string;
+  account_signup: string;
+}
+
+export interface Config {
+  production: boolean;
+  host: string;
+  port: number;
+  logLevel: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  /** Undefined only until the entry point resolves a development key. */
+  secretKey: string;
+  trustedProxyCount: number;
+  requestBodyLimit: number;
+  siteName: string;
+  mail: { smtpUrl: string | undefined; from: string };
+  clients: ClientKind[];
+  frontendUrls: FrontendUrls;
+  session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
+  account: {
+    loginMethods: LoginMethod[];
+    signupFields: SignupFields;
+    signupOpen: boolean;
+    emailVerification: EmailVerification;
+    emailVerificationByCode: boolean;
+    emailVerificationByCodeMaxAttempts: number;
+    emailVerificationByCodeTimeout: number;
+    emailVerificationSupportsResend: boolean;
+    emailConfirmationExpireDays: number;
+    emailConfirmationCooldown: number;
+    loginOnEmailConfirmation: boolean;
+    passwordMinLength: number;
+    usernameMinLength: number;
+    usernameBlacklist: string[];
+    preventEnumeration: boolean;
+    reauthenticationTimeout: number;
+    rateLimits: RateLimitConfig | false;
+  };
+}
+
+const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup'] as const;
+
+function readFrontendUrls(env: Env): FrontendUrls {
+  // Defaults follow the routes of allauth's example single-page app.
+  const base = readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
+  const urls: FrontendUrls = {
+    account_confirm_email: `${base}/account/verify-email/{key}`,
+    account_reset_password: `${base}/account/password/reset`,
+    account_reset_password_from_key: `${base}/account/password/reset/key/{key}`,
+    account_signup: `${base}/account/signup`,
+  };
+  const given = readJsonObject(env, 'HEADLESS_FRONTEND_URLS') ?? {};
+  for (const [key, value] of Object.entries(given)) {
+    if (!(FRONTEND_URL_KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(`HEADLESS_FRONTEND_URLS: unknown key "${key}"; allowed: ${FRONTEND_URL_KEYS.join(', ')}`);
+    }
+    if (typeof value !== 'string' || !/^https?:\/\//.test(value)) {
+      throw new ConfigError(`HEADLESS_FRONTEND_URLS.${key}: expected an http(s) URL template`);
+    }
+    urls[key as keyof FrontendUrls] = value;
+  }
+  for (const key of ['account_confirm_email', 'account_reset_password_from_key'] as const) {
+    if (!/\{key\}\/?$/.test(urls[key])) {
+      throw new ConfigError(`HEADLESS_FRONTEND_URLS.${key}: the template must end with {key} as its last path segment`);
+    }
+  }
+  return urls;
+}
+
+function readDatabaseUrl(env: Env): string {
+  const url = readString(env, 'DATABASE_URL', 'sqlite:./data/db.sqlite3');
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(url)) {
+    throw new ConfigError('DATABASE_URL: expected sqlite:<path>, sqlite::memory: or postgres://user@host:port/db');
+  }
+  return url;
+}
+
+/**
+ * The reference derives the confirm_email limit from the confirmation
+ * cooldown; an explicit confirm_email rule in ACCOUNT_RATE_LIMITS wins.
+ */
+function withConfirmationCooldown(env: Env, byCode: boolean, cooldown: number): string | undefined {
+  const raw = readOptional(env, 'ACCOUNT_RATE_LIMITS');
+  if (byCode || readOptional(env, 'ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN') === undefined) return raw;
+  if (raw !== undefined && !raw.trim().startsWith('{')) return raw;
+  const rules = raw === undefined ? {} : readJsonObject(env, 'ACCOUNT_RATE_LIMITS')!;
+  if ('confirm_email' in rules) return raw;
+  return JSON.stringify({ ...rules, confirm_email: cooldown === 0 ? false : `1/${cooldown}s/key` });
+}
+
+/**
+ * Reads and validates every setting once. `secretKey` may come back empty
+ * outside production; the entry point then supplies a persisted dev key.
+ */
+export function loadConfig(env: Env): Config {
+  const production = env.NODE_ENV === 'production';
+  const secretKey = readOptional(env, 'SECRET_KEY') ?? '';
+  if (production && !secretKey) {
+    throw new ConfigError('SECRET_KEY is required when NODE_ENV=production');
+  }
+  if (secretKey && secretKey.length < 32) {
+    throw new ConfigError('SECRET_KEY: expected at least 32 characters');
+  }
+  const smtpUrl = readOptional(env, 'SMTP_URL');
+  if (smtpUrl) parseSmtpUrl(smtpUrl);
+
+  const emailVerificationByCode = readBool(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', false);
+  const emailConfirmationCooldown = readInt(env, 'ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN', 180, { min: 0 });
+  const loginAttemptsLimit = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT');
+  const loginAttemptsTimeout = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT');
+  const rateLimits = parseRateLimits(withConfirmationCooldown(env, emailVerificationByCode, emailConfirmationCooldown), {
+    loginAttemptsLimit: loginAttemptsLimit === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT', 5, { min: 0 }),
+    loginAttemptsTimeout: loginAttemptsTimeout === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT', 300, { min: 0 }),
+    emailVerificationByCode,
+  });
+
+  const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username'], ['email']);
+  const signupFields = parseSignupFields(readString(env, 'ACCOUNT_SIGNUP_FIELDS', 'email*,password1*'));
+  for (const method of loginMethods) {
+    if (!signupFields[method]?.required) {
+      throw new ConfigError(`ACCOUNT_SIGNUP_FIELDS: login method "${method}" needs the field "${method}*" (required) at signup`);
+    }
+  }
+  const emailVerification = readEnum<EmailVerification>(env, 'ACCOUNT_EMAIL_VERIFICATION', ['none', 'optional', 'mandatory'], 'optional');
+  if (emailVerification === 'mandatory' && !signupFields.email?.required) {
+    throw new ConfigError('ACCOUNT_EMAIL_VERIFICATION=mandatory needs "email*" in ACCOUNT_SIGNUP_FIELDS');
+  }
+
+  return {
+    production,
+    host: readString(env, 'HOST', '127.0.0.1'),
+    port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
+    logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    dataDir: readString(env, 'DATA_DIR', './data'),
+    databaseUrl: readDatabaseUrl(env),
+    redisUrl: readOptional(env, 'REDIS_URL'),
+    secretKey,
+    trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, { min: 0, max: 10 }),
+    requestBodyLimit: readInt(env, 'REQUEST_BODY_LIMIT', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
+    siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
+    mail: { smtpUrl, from: readString(env, 'DEFAULT_FROM_EMAIL', 'webmaster@localhost') },
+    clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),
+    frontendUrls: readFrontendUrls(env),
+    session: {
+      cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
+      cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),
+      cookieName: readString(env, 'SESSION_COOKIE_NAME', 'sessionid'),
+      csrfCookieName: readString(env, 'CSRF_COOKIE_NAME', 'csrftoken'),
+      sameSite: readEnum(env, 'SESSION_COOKIE_SAMESITE', ['lax', 'strict', 'none'], 'lax'),
+    },
+    account: {
+      loginMethods,
+      signupFields,
+      signupOpen: readBool(env, 'ACCOUNT_SIGNUP_OPEN', true),
+      emailVerification,
+      emailVerificationByCode,
+      emailVerificationByCodeMaxAttempts: readInt(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
+      emailVerificationByCodeTimeout: readInt(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_TIMEOUT', 900, { min: 30 }),
+      emailVerificationSupportsResend: readBool(env, 'ACCOUNT_EMAIL_VERIFICATION_SUPPORTS_RESEND', true),
+      emailConfirmationExpireDays: readInt(env, 'ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS', 3, { min: 1, max: 365 }),
+      emailConfirmationCooldown,
+      loginOnEmailConfirmation: readBool(env, 'ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION', true),
+      passwordMinLength: readInt(env, 'ACCOUNT_PASSWORD_MIN_LENGTH', 8, { min: 1, max: 128 }),
+      usernameMinLength: readInt(env, 'ACCOUNT_USERNAME_MIN_LENGTH', 1, { min: 1, max: 150 }),
+      usernameBlacklist: (readOptional(env, 'ACCOUNT_USERNAME_BLACKLIST') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+      preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
+      reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
+      rateLimits,
+    },
+  };
+}

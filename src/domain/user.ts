@@ -1,0 +1,10 @@
+// An account as the flows see it: the user row plus its primary address.
+export interface User {
+  id: number;
+  username: string | null;
+  email: string | null;
+  emailVerified: boolean;
+  passwordHash: string | null;
+  isActive: boolean;
+  passwordChangedAt: number;
+}

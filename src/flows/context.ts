@@ -1,0 +1,37 @@
+import type { Config, ClientKind } from '../config/config.js';
+import type { Db } from '../store/db.js';
+import type { Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
+import type { Mailer } from '../messaging/mailer.js';
+
+export interface Clock {
+  now(): number;
+}
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Everything a flow may use, wired once in buildApp. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  log: Logger;
+}
+
+/** Who is asking: resolved by the http layer before a flow runs. */
+export interface RequestContext {
+  client: ClientKind;
+  ip: string;
+  userAgent: string;
+  now: number;
+  session: Session | null;
+  /** The session's user when it is authenticated. */
+  user: User | null;
+}

@@ -1,0 +1,13 @@
+import type { Deps, RequestContext } from './context.js';
+import type { Outcome } from './outcome.js';
+import { endSession } from './session-ops.js';
+
+/** GET /auth/session: the state as the request's session has it. */
+export function currentSession(ctx: RequestContext): Outcome {
+  return { kind: 'auth', session: ctx.session, user: ctx.user };
+}
+
+/** DELETE /auth/session: logout; the key stops working at once. */
+export async function logout(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  return { kind: 'auth', ...(await endSession(deps, ctx)) };
+}

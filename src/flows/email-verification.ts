@@ -1,0 +1,157 @@
+import type { Deps, RequestContext } from './context.js';
+import type { AuthMethod, Session, VerifyEmailFlow } from '../domain/session.js';
+import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
+import { constantTimeEqual, hashSecret, normalizeCode, randomCode, randomKey } from '../security/secrets.js';
+import { findUsableKey, insertOneTimeKey, spendKey } from '../store/one-time-keys.js';
+import { findEmailAddressById, markEmailVerified } from '../store/email-addresses.js';
+import { findUserById } from '../store/users.js';
+import { replaceFlow, reserveFlowAttempt, updateSessionState } from '../store/sessions.js';
+import { sendEmailVerification } from '../messaging/notices.js';
+import { dropFlow, logIn } from './session-ops.js';
+
+// Email verification by link (a one-time key in the database) or by code
+// (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
+
+export interface VerificationTarget {
+  userId: number;
+  emailAddressId: number;
+  email: string;
+}
+
+/** Sends a verification link or code and returns the pending flow to store. */
+export async function beginVerification(deps: Deps, ctx: RequestContext, target: VerificationTarget, login: AuthMethod | null): Promise<VerifyEmailFlow> {
+  const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login };
+  // The reference's cooldown: a repeated login with an unverified address
+  // does not mail again within ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN.
+  const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: target.email });
+  return sendVerification(deps, ctx, flow, allowed.ok);
+}
+
+async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
+  const { account } = deps.config;
+  if (account.emailVerificationByCode) {
+    const code = randomCode();
+    if (send) await sendEmailVerification(deps, flow.email, { code });
+    return { ...flow, codeHash: hashSecret(code), codeExpiresAt: ctx.now + account.emailVerificationByCodeTimeout * 1000 };
+  }
+  if (send && flow.userId !== null && flow.emailAddressId !== null) {
+    const key = randomKey(24);
+    await insertOneTimeKey(deps.db, {
+      purpose: 'email_verification',
+      keyHash: hashSecret(key),
+      userId: flow.userId,
+      emailAddressId: flow.emailAddressId,
+      email: flow.email,
+      now: ctx.now,
+      expiresAt: ctx.now + account.emailConfirmationExpireDays * 86400_000,
+    });
+    await sendEmailVerification(deps, flow.email, { key });
+  }
+  return flow;
+}
+
+/**
+ * A stand-in flow for a signup whose address belongs to someone else: it
+ * answers exactly like a real one, and no code or key can ever complete it.
+ */
+export function decoyVerification(deps: Deps, ctx: RequestContext, email: string): VerifyEmailFlow {
+  const byCode = deps.config.account.emailVerificationByCode;
+  return {
+    id: 'verify_email',
+    userId: null,
+    emailAddressId: null,
+    email,
+    codeHash: byCode ? hashSecret(randomKey()) : null,
+    codeExpiresAt: byCode ? ctx.now + deps.config.account.emailVerificationByCodeTimeout * 1000 : null,
+    login: null,
+  };
+}
+
+function pendingVerification(session: Session | null): VerifyEmailFlow | null {
+  return session?.flow?.id === 'verify_email' ? session.flow : null;
+}
+
+type CodeCheck = { ok: true; flow: VerifyEmailFlow; session: Session } | { ok: false; outcome: Outcome };
+
+/**
+ * Spends one attempt and checks a code against the pending flow. The attempt
+ * is reserved before the comparison, so parallel guesses cannot exceed the budget.
+ */
+async function checkCode(deps: Deps, ctx: RequestContext, code: string): Promise<CodeCheck> {
+  const session = ctx.session;
+  const flow = pendingVerification(session);
+  if (!session || !flow || flow.codeHash === null) return { ok: false, outcome: conflict };
+  const max = deps.config.account.emailVerificationByCodeMaxAttempts;
+  if ((flow.codeExpiresAt ?? 0) <= ctx.now || !(await reserveFlowAttempt(deps.db, session.id, max))) {
+    await dropFlow(deps, session);
+    return { ok: false, outcome: conflict };
+  }
+  if (!constantTimeEqual(hashSecret(normalizeCode(code)), flow.codeHash) || flow.userId === null) {
+    if (session.flowAttempts + 1 >= max) await dropFlow(deps, { ...session, flowAttempts: session.flowAttempts + 1 });
+    return { ok: false, outcome: invalid({ code: 'incorrect_code', param: 'key' }) };
+  }
+  return { ok: true, flow, session };
+}
+
+/** GET /auth/email/verify: what a key or code would verify, without verifying. */
+export async function describeVerification(deps: Deps, ctx: RequestContext, key: string): Promise<Outcome> {
+  if (deps.config.account.emailVerificationByCode) {
+    const check = await checkCode(deps, ctx, key);
+    if (!check.ok) return check.outcome;
+    const user = check.flow.userId === null ? null : await findUserById(deps.db, check.flow.userId);
+    return { kind: 'verification_info', email: check.flow.email, user, isAuthenticating: check.flow.login !== null };
+  }
+  const found = await findUsableKey(deps.db, 'email_verification', hashSecret(key), ctx.now);
+  if (!found) return invalid({ code: 'invalid_or_expired_key', param: 'key' });
+  const user = await findUserById(deps.db, found.userId);
+  const flow = pendingVerification(ctx.session);
+  return { kind: 'verification_info', email: found.email, user, isAuthenticating: flow?.userId === found.userId && flow.login !== null };
+}
+
+/** POST /auth/email/verify: verifies, and completes a pending login if there is one. */
+export async function verifyEmail(deps: Deps, ctx: RequestContext, key: string): Promise<Outcome> {
+  if (deps.config.account.emailVerificationByCode) {
+    const check = await checkCode(deps, ctx, key);
+    if (!check.ok) return check.outcome;
+    return completeVerification(deps, ctx, check.flow.emailAddressId!, check.flow);
+  }
+  const found = await findUsableKey(deps.db, 'email_verification', hashSecret(key), ctx.now);
+  const address = found?.emailAddressId ? await findEmailAddressById(deps.db, found.emailAddressId) : null;
+  if (!found || !address || address.userId !== found.userId || address.email.toLowerCase() !== found.email.toLowerCase()) {
+    return invalid({ code: 'invalid_or_expired_key', param: 'key' });
+  }
+  if (!(await spendKey(deps.db, found.id, ctx.now))) return invalid({ code: 'invalid_or_expired_key', param: 'key' });
+  const flow = pendingVerification(ctx.session);
+  return completeVerification(deps, ctx, address.id, flow?.userId === found.userId ? flow : null);
+}
+
+async function completeVerification(deps: Deps, ctx: RequestContext, emailAddressId: number, flow: VerifyEmailFlow | null): Promise<Outcome> {
+  const current: AuthState = { session: ctx.session, user: ctx.user };
+  return deps.db.transaction().execute(async (tx) => {
+    await markEmailVerified(tx, emailAddressId);
+    if (!flow || !ctx.session) return { kind: 'auth', ...current };
+    const user = flow.userId === null ? null : await findUserById(tx, flow.userId);
+    if (flow.login && user && deps.config.account.loginOnEmailConfirmation) {
+      const state = await logIn(deps, ctx, user, flow.login, { conn: tx, expectFlow: flow });
+      return state ? { kind: 'auth', ...state } : conflict;
+    }
+    // Verified outside a login (or logins on confirmation are off): clear the flow only.
+    const cleared = await updateSessionState(tx, ctx.session.id, { userId: ctx.session.userId, methods: ctx.session.methods, flow: null, flowAttempts: 0 }, flow);
+    if (!cleared) return conflict;
+    return { kind: 'auth', ...current, session: { ...ctx.session, flow: null } };
+  });
+}
+
+/** POST /auth/email/verify/resend: a new code (or link) for the pending flow. */
+export async function resendVerification(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  const session = ctx.session;
+  const flow = pendingVerification(session);
+  if (!session || !flow || !deps.config.account.emailVerificationSupportsResend) return conflict;
+  const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: flow.email });
+  if (!allowed.ok) return { kind: 'rate_limited', retryAfterSeconds: allowed.retryAfterSeconds };
+  if (flow.userId === null) return { kind: 'ok' };
+  const next = await sendVerification(deps, ctx, flow, true);
+  // A new code keeps the attempt count: resending never buys more guesses.
+  if (next !== flow && !(await replaceFlow(deps.db, session.id, next, flow))) return conflict;
+  return { kind: 'ok' };
+}

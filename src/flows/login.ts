@@ -1,0 +1,72 @@
+import type { Deps, RequestContext } from './context.js';
+import type { AuthMethod } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { conflict, invalid, type Outcome } from './outcome.js';
+import { emailError, normalizeEmail } from './validate.js';
+import { hashPassword, verifyPassword } from '../security/passwords.js';
+import { findUserByEmail, findUserByUsername, setPasswordHash } from '../store/users.js';
+import { findEmailAddress } from '../store/email-addresses.js';
+import { beginVerification } from './email-verification.js';
+import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+
+export interface LoginInput {
+  email?: string;
+  username?: string;
+  password: string;
+}
+
+type Identifier = { by: 'email'; value: string } | { by: 'username'; value: string };
+
+function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
+  const methods = deps.config.account.loginMethods;
+  if (methods.includes('email') && input.email !== undefined) {
+    const email = normalizeEmail(input.email);
+    const error = emailError(email);
+    return error ? invalid(error) : { by: 'email', value: email };
+  }
+  if (methods.includes('username') && input.username !== undefined) return { by: 'username', value: input.username.trim() };
+  return invalid({ code: 'required', param: methods[0] });
+}
+
+/**
+ * POST /auth/login. Each attempt first reserves a slot in the login_failed
+ * limit (per IP and per account key), so parallel guesses cannot overshoot it;
+ * a success hands the slot back. Unknown accounts cost a full hash like wrong
+ * passwords and get the same error.
+ */
+export async function login(deps: Deps, ctx: RequestContext, input: LoginInput): Promise<Outcome> {
+  if (ctx.user) return conflict;
+  const perIp = await deps.limiter.consume('login', { ip: ctx.ip });
+  if (!perIp.ok) return { kind: 'rate_limited', retryAfterSeconds: perIp.retryAfterSeconds };
+  const id = identify(deps, input);
+  if ('kind' in id) return id;
+
+  const subject = { ip: ctx.ip, key: id.value };
+  const attempt = await deps.limiter.consume('login_failed', subject);
+  if (!attempt.ok) return invalid({ code: 'too_many_login_attempts' });
+
+  const user = id.by === 'email' ? await findUserByEmail(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
+  const verdict = await verifyPassword(input.password, user?.passwordHash ?? null);
+  if (!user || !verdict.ok) {
+    return invalid({ code: id.by === 'email' ? 'email_password_mismatch' : 'username_password_mismatch', param: 'password' });
+  }
+  await deps.limiter.clear('login_failed', subject);
+  if (!user.isActive) return invalid({ code: 'account_inactive' });
+  if (verdict.needsRehash) await setPasswordHash(deps.db, user.id, await hashPassword(input.password), null);
+
+  const method: AuthMethod =
+    id.by === 'email' ? { method: 'password', at: nowSeconds(ctx.now), email: id.value } : { method: 'password', at: nowSeconds(ctx.now), username: user.username ?? id.value };
+  return completeLogin(deps, ctx, user, method, id.by === 'email' ? id.value : user.email);
+}
+
+/** Logs in, unless mandatory verification holds the login until the address is verified. */
+async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod, email: string | null): Promise<Outcome> {
+  if (deps.config.account.emailVerification === 'mandatory' && email) {
+    const address = await findEmailAddress(deps.db, email);
+    if (address && address.userId === user.id && !address.verified) {
+      const flow = await beginVerification(deps, ctx, { userId: user.id, emailAddressId: address.id, email: address.email }, method);
+      return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
+    }
+  }
+  return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+}

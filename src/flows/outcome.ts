@@ -1,0 +1,65 @@
+import type { Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+
+/** Every error code the API can put in `errors[].code`: one closed list. */
+export type ErrorCode =
+  | 'required'
+  | 'invalid'
+  | 'max_length'
+  | 'invalid_credentials'
+  | 'email_password_mismatch'
+  | 'username_password_mismatch'
+  | 'too_many_login_attempts'
+  | 'account_inactive'
+  | 'email_taken'
+  | 'username_taken'
+  | 'username_blacklisted'
+  | 'incorrect_password'
+  | 'enter_current_password'
+  | 'same_as_current'
+  | 'incorrect_code'
+  | 'invalid_or_expired_key'
+  | 'password_too_short'
+  | 'password_too_common'
+  | 'password_entirely_numeric'
+  | 'password_too_similar'
+  | 'mail_unavailable';
+
+export interface FieldError {
+  code: ErrorCode;
+  /** The request field at fault; absent when the error concerns the whole request. */
+  param?: string;
+  /** Overrides the standard message where it needs a value (e.g. a minimum length). */
+  message?: string;
+}
+
+/** The authentication state after a flow, with what changed about the session. */
+export interface AuthState {
+  session: Session | null;
+  user: User | null;
+  /** Set when the flow created or cycled the session: the new raw key. */
+  newSessionKey?: string;
+  /** Set when the flow ended the session (logout). */
+  sessionEnded?: boolean;
+}
+
+/**
+ * What a flow can answer. The http layer alone turns these into statuses:
+ * `auth` renders 200 when authenticated and 401 with flows otherwise.
+ */
+export type Outcome =
+  | ({ kind: 'auth' } & AuthState)
+  | { kind: 'ok' }
+  | { kind: 'verification_info'; email: string; user: User | null; isAuthenticating: boolean }
+  | { kind: 'invalid'; errors: FieldError[] }
+  | { kind: 'not_authenticated' }
+  | { kind: 'reauthentication_required' }
+  | { kind: 'forbidden' }
+  | { kind: 'conflict' }
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'unavailable'; errors: FieldError[] };
+
+export const invalid = (...errors: FieldError[]): Outcome => ({ kind: 'invalid', errors });
+export const conflict: Outcome = { kind: 'conflict' };
+export const forbidden: Outcome = { kind: 'forbidden' };
+export const notAuthenticated: Outcome = { kind: 'not_authenticated' };

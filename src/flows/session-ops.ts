@@ -1,0 +1,111 @@
+import type { Deps, RequestContext } from './context.js';
+import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import type { AuthState } from './outcome.js';
+import { hashSecret, randomKey } from '../security/secrets.js';
+import { deleteSession, insertSession, updateSessionState } from '../store/sessions.js';
+import { recordLogin } from '../store/users.js';
+import type { Conn } from '../store/db.js';
+
+// Session transitions shared by the flows. A login always issues a fresh key
+// (session fixation), keeping the row so the session keeps its id.
+
+export const nowSeconds = (ms: number): number => ms / 1000;
+
+function expiry(deps: Deps, now: number): number {
+  return now + deps.config.session.cookieAge * 1000;
+}
+
+/** Stores a pending flow for an anonymous visitor, creating a session if needed. */
+export async function startPendingFlow(deps: Deps, ctx: RequestContext, flow: PendingFlow, conn: Conn = deps.db): Promise<AuthState> {
+  if (ctx.session) {
+    const session: Session = { ...ctx.session, userId: null, methods: [], flow, flowAttempts: 0 };
+    await updateSessionState(conn, session.id, { userId: null, methods: [], flow, flowAttempts: 0 });
+    return { session, user: null };
+  }
+  const key = randomKey();
+  const session = await insertSession(conn, {
+    keyHash: hashSecret(key),
+    userId: null,
+    methods: [],
+    flow,
+    now: ctx.now,
+    expiresAt: expiry(deps, ctx.now),
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+  });
+  return { session, user: null, newSessionKey: key };
+}
+
+/**
+ * Logs `user` in on this request's session with a new key. With `expectFlow`
+ * the login only happens if the session still holds that pending flow, so a
+ * flow cannot be completed twice; null is returned when it lost that race.
+ */
+export async function logIn(
+  deps: Deps,
+  ctx: RequestContext,
+  user: User,
+  method: AuthMethod,
+  opts: { conn?: Conn; expectFlow?: PendingFlow; pendingFlow?: PendingFlow } = {},
+): Promise<AuthState | null> {
+  const conn = opts.conn ?? deps.db;
+  const key = randomKey();
+  const keyHash = hashSecret(key);
+  const methods = [method];
+  const flow = opts.pendingFlow ?? null;
+  let session: Session;
+  if (ctx.session) {
+    const written = await updateSessionState(
+      conn,
+      ctx.session.id,
+      { userId: user.id, methods, flow, flowAttempts: 0, keyHash, expiresAt: expiry(deps, ctx.now) },
+      opts.expectFlow,
+    );
+    if (!written) return null;
+    session = { ...ctx.session, userId: user.id, methods, flow, flowAttempts: 0, expiresAt: expiry(deps, ctx.now) };
+  } else {
+    session = await insertSession(conn, {
+      keyHash,
+      userId: user.id,
+      methods,
+      flow,
+      now: ctx.now,
+      expiresAt: expiry(deps, ctx.now),
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+    });
+  }
+  await recordLogin(conn, user.id, ctx.now);
+  return { session, user, newSessionKey: key };
+}
+
+/** Adds a method to an authenticated session (reauthentication). */
+export async function addMethod(deps: Deps, session: Session, method: AuthMethod): Promise<Session> {
+  const methods = [...session.methods, method];
+  await updateSessionState(deps.db, session.id, { userId: session.userId, methods, flow: session.flow });
+  return { ...session, methods };
+}
+
+/** Gives an authenticated session a new key, e.g. after a password change. */
+export async function cycleKey(deps: Deps, conn: Conn, session: Session): Promise<string> {
+  const key = randomKey();
+  await updateSessionState(conn, session.id, { userId: session.userId, methods: session.methods, flow: session.flow, keyHash: hashSecret(key) });
+  return key;
+}
+
+export async function endSession(deps: Deps, ctx: RequestContext): Promise<AuthState> {
+  if (ctx.session) await deleteSession(deps.db, ctx.session.id);
+  return { session: null, user: null, sessionEnded: true };
+}
+
+/** Drops the pending flow (expired or out of attempts), keeping the session. */
+export async function dropFlow(deps: Deps, session: Session): Promise<void> {
+  await updateSessionState(deps.db, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, session.flow);
+}
+
+/** True when the session's user proved who they are within the reauthentication timeout. */
+export function recentlyAuthenticated(deps: Deps, session: Session, now: number): boolean {
+  const latest = Math.max(0, ...session.methods.map((m) => m.at));
+  return nowSeconds(now) - latest <= deps.config.account.reauthenticationTimeout;
+}

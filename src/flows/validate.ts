@@ -1,0 +1,40 @@
+import type { Config } from '../config/config.js';
+import type { FieldError } from './outcome.js';
+import { checkPassword } from '../security/password-policy.js';
+
+// Field rules beyond what the JSON schema can say (types and presence of
+// always-required fields are checked by the http layer's schemas).
+
+// The WHATWG HTML form rule: what browsers accept in <input type=email>.
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+// Django's default username rule: letters, digits and @/./+/-/_.
+const USERNAME = /^[\p{L}\p{N}_.@+-]+$/u;
+
+export function normalizeEmail(email: string): string {
+  return email.trim();
+}
+
+export function emailError(email: string, param = 'email'): FieldError | null {
+  if (email.length > 254) return { code: 'max_length', param, message: 'Ensure this value has at most 254 characters.' };
+  return EMAIL.test(email) ? null : { code: 'invalid', param, message: 'Enter a valid email address.' };
+}
+
+export function usernameError(config: Config, username: string): FieldError | null {
+  const { usernameMinLength, usernameBlacklist } = config.account;
+  if (username.length > 150) return { code: 'max_length', param: 'username', message: 'Ensure this value has at most 150 characters.' };
+  if (username.length < usernameMinLength) {
+    return { code: 'invalid', param: 'username', message: `Username must be a minimum of ${usernameMinLength} characters.` };
+  }
+  if (!USERNAME.test(username)) {
+    return { code: 'invalid', param: 'username', message: 'Usernames can only contain letters, digits and @/./+/-/_.' };
+  }
+  if (usernameBlacklist.includes(username.toLowerCase())) return { code: 'username_blacklisted', param: 'username' };
+  return null;
+}
+
+export function passwordErrors(config: Config, password: string, param: string, userAttributes: Array<string | null | undefined>): FieldError[] {
+  return checkPassword(password, {
+    minLength: config.account.passwordMinLength,
+    userAttributes: userAttributes.filter((a): a is string => !!a),
+  }).map((p) => ({ code: p.code, param, message: p.message }));
+}

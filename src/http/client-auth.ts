@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientKind } from '../config/config.js';
+import type { Deps, RequestContext } from '../flows/context.js';
+import type { Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { hashSecret } from '../security/secrets.js';
+import { findLiveSession, touchSession } from '../store/sessions.js';
+import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
+import { errorBody } from './messages.js';
+
+/** What the http layer knows about the caller, resolved once per request. */
+export interface RequestAuth {
+  client: ClientKind;
+  session: Session | null;
+  user: User | null;
+  /** An app client sent a session token that no longer resolves: answer 410. */
+  staleToken: boolean;
+  /** The session cookie the browser will hold after this response (for CSRF binding). */
+  cookieAfter: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// Refresh last-seen and the sliding expiry at most once a minute per session:
+// reads stay reads on the hot path.
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Resolves the session for one client prefix: the `sessionid` cookie plus a
+ * CSRF check for browsers, the X-Session-Token header for apps (which never
+ * look at cookies and need no CSRF token).
+ */
+export function registerClientAuth(app: FastifyInstance, deps: Deps, client: ClientKind): void {
+  const { session: sessionConfig, secretKey } = deps.config;
+
+  app.decorateRequest('auth', null as unknown as RequestAuth);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = client === 'browser' ? request.cookies[sessionConfig.cookieName] : undefined;
+    const rawKey = client === 'browser' ? cookie : headerValue(request, 'x-session-token');
+    request.auth = { client, session: null, user: null, staleToken: false, cookieAfter: cookie };
+
+    if (client === 'browser' && UNSAFE.has(request.method)) {
+      if (!csrfTokenValid(secretKey, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
+        return reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
+      }
+    }
+    if (!rawKey) return;
+    const now = deps.clock.now();
+    const found = await findLiveSession(deps.db, hashSecret(rawKey), now);
+    if (!found) {
+      if (client === 'app') request.auth.staleToken = true;
+      else request.auth.cookieAfter = undefined;
+      return;
+    }
+    request.auth.session = found.session;
+    request.auth.user = found.session.userId !== null && found.user?.isActive ? found.user : null;
+    if (now - found.session.lastSeenAt > TOUCH_INTERVAL_MS) {
+      const expiresAt = now + sessionConfig.cookieAge * 1000;
+      await touchSession(deps.db, found.session.id, now, expiresAt);
+      found.session.lastSeenAt = now;
+      found.session.expiresAt = expiresAt;
+    }
+  });
+
+  if (client === 'browser') {
+    // Every browser response carries a CSRF token valid for the session the
+    // browser will hold next; a still-valid token is kept, not re-minted.
+    app.addHook('onSend', async (request, reply) => {
+      const auth = request.auth;
+      if (!auth) return;
+      if (auth.cookieAfter === undefined && request.cookies[sessionConfig.cookieName] !== undefined) {
+        reply.clearCookie(sessionConfig.cookieName, { path: '/' });
+      }
+      const binding = csrfBinding(auth.cookieAfter);
+      const current = request.cookies[sessionConfig.csrfCookieName];
+      const token = csrfTokenValid(secretKey, binding, current) ? current! : issueCsrfToken(secretKey, binding);
+      reply.setCookie(sessionConfig.csrfCookieName, token, {
+        path: '/',
+        sameSite: sessionConfig.sameSite,
+        secure: sessionConfig.cookieSecure,
+        httpOnly: false,
+        maxAge: 365 * 24 * 3600,
+      });
+    });
+  }
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Puts a new session key where a browser keeps it (app clients get it in meta). */
+export function applySessionChange(request: FastifyRequest, reply: FastifyReply, deps: Deps, change: { newSessionKey?: string; sessionEnded?: boolean }): void {
+  if (request.auth.client !== 'browser') return;
+  const { session } = deps.config;
+  if (change.newSessionKey) {
+    reply.setCookie(session.cookieName, change.newSessionKey, {
+      path: '/',
+      httpOnly: true,
+      sameSite: session.sameSite,
+      secure: session.cookieSecure,
+      maxAge: session.cookieAge,
+    });
+    request.auth.cookieAfter = change.newSessionKey;
+  } else if (change.sessionEnded) {
+    request.auth.cookieAfter = undefined;
+  }
+}
+
+export function requestContext(request: FastifyRequest, deps: Deps): RequestContext {
+  return {
+    client: request.auth.client,
+    ip: request.ip,
+    userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
+    now: deps.clock.now(),
+    session: request.auth.session,
+    user: request.auth.user,
+  };
+}

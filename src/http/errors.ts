@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorBody, type HttpErrorCode } from './messages.js';
+import type { FieldError } from '../flows/outcome.js';
+
+// Every failure the framework raises becomes JSON in the envelope: bad JSON,
+// wrong content type, oversized bodies, schema violations, unknown routes,
+// wrong methods and crashes alike.
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Schema violations → `required` / `invalid` with the offending field as `param`. */
+function validationErrors(errors: AjvError[], context: string | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'required') {
+      const field = String(e.params.missingProperty ?? '');
+      out.push({ code: 'required', param: context === 'headers' ? field.replace(/^x-/, '').replace(/-/g, '_') : field });
+      continue;
+    }
+    const field = e.instancePath.split('/').filter(Boolean)[0];
+    out.push({ code: 'invalid', ...(field ? { param: field } : {}), message: e.keyword === 'type' ? `Expected ${String(e.params.type)}.` : undefined });
+  }
+  const seen = new Set<string>();
+  return out.filter((e) => {
+    const id = `${e.code}:${e.param ?? ''}`;
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+}
+
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: HttpErrorCode }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json' },
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of [route.method].flat()) methods.add(m);
+    methodsByPath.set(route.url, methods);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const body = errorBody(400, validationErrors(error.validation as AjvError[], error.validationContext));
+      return reply.code(400).send(body);
+    }
+    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+    if (known) return reply.code(known.status).send(errorBody(known.status, [{ code: known.code }]));
+    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.code ?? ''))) {
+      return reply.code(400).send(errorBody(400, [{ code: 'invalid_json' }]));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return reply.code(error.statusCode).send(errorBody(error.statusCode, [{ code: 'bad_request' }]));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(errorBody(500, [{ code: 'server_error' }]));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsByPath.get(path);
+    if (allowed) {
+      reply.header('allow', [...allowed].join(', '));
+      return reply.code(405).send(errorBody(405, [{ code: 'method_not_allowed' }]));
+    }
+    return reply.code(404).send(errorBody(404, [{ code: 'not_found' }]));
+  });
+}

@@ -1,0 +1,58 @@
+import type { ErrorCode, FieldError } from '../flows/outcome.js';
+
+/** Codes the http layer itself answers with, before any flow runs. */
+export type HttpErrorCode =
+  | 'invalid_json'
+  | 'bad_request'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'csrf_failed'
+  | 'server_error';
+
+export type WireErrorCode = ErrorCode | HttpErrorCode;
+
+// The one place the human-readable texts live; tests assert on codes only.
+const MESSAGES: Record<WireErrorCode, string> = {
+  required: 'This field is required.',
+  invalid: 'Enter a valid value.',
+  max_length: 'This value is too long.',
+  invalid_credentials: 'The credentials you specified are not correct.',
+  email_password_mismatch: 'The email address and/or password you specified are not correct.',
+  username_password_mismatch: 'The username and/or password you specified are not correct.',
+  too_many_login_attempts: 'Too many failed login attempts. Try again later.',
+  account_inactive: 'This account is inactive.',
+  email_taken: 'A user is already registered with this email address.',
+  username_taken: 'A user with that username already exists.',
+  username_blacklisted: 'Username can not be used. Please use another username.',
+  incorrect_password: 'Incorrect password.',
+  enter_current_password: 'Please type your current password.',
+  same_as_current: 'The new password must differ from the current one.',
+  incorrect_code: 'Incorrect code.',
+  invalid_or_expired_key: 'Invalid or expired key.',
+  password_too_short: 'This password is too short.',
+  password_too_common: 'This password is too common.',
+  password_entirely_numeric: 'This password is entirely numeric.',
+  password_too_similar: 'The password is too similar to your other details.',
+  mail_unavailable: 'The email could not be sent right now. Please try again later.',
+  invalid_json: 'The request body is not valid JSON.',
+  bad_request: 'The request could not be understood.',
+  unsupported_media_type: 'Send the request body as application/json.',
+  payload_too_large: 'The request body is too large.',
+  not_found: 'Not found.',
+  method_not_allowed: 'Method not allowed.',
+  csrf_failed: 'CSRF token missing or incorrect. Send the csrftoken cookie value in the X-CSRFToken header.',
+  server_error: 'Something went wrong on our side.',
+};
+
+export function errorBody(status: number, errors: Array<FieldError | { code: HttpErrorCode; param?: string; message?: string }>) {
+  return {
+    status,
+    errors: errors.map((e) => ({
+      code: e.code,
+      message: e.message ?? MESSAGES[e.code],
+      ...(e.param ? { param: e.param } : {}),
+    })),
+  };
+}

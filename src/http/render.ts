@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config, ClientKind } from '../config/config.js';
+import type { Deps } from '../flows/context.js';
+import type { AuthState, Outcome } from '../flows/outcome.js';
+import type { Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { applySessionChange } from './client-auth.js';
+import { errorBody } from './messages.js';
+
+// The one table from flow outcomes to statuses and envelopes.
+
+export function userView(user: User) {
+  return {
+    id: user.id,
+    display: user.username || user.email || `user ${user.id}`,
+    ...(user.email ? { email: user.email } : {}),
+    ...(user.username ? { username: user.username } : {}),
+    has_usable_password: !!user.passwordHash && !user.passwordHash.startsWith('!'),
+  };
+}
+
+/** The flows a client may take next, in the reference's order, the pending one marked. */
+export function flowsFor(config: Config, _client: ClientKind, session: Session | null) {
+  const flows: Array<{ id: string; is_pending?: boolean }> = [{ id: 'login' }];
+  if (config.account.signupOpen) flows.push({ id: 'signup' });
+  const pending = session?.flow;
+  if (pending) {
+    const existing = flows.find((f) => f.id === pending.id);
+    if (existing) existing.is_pending = true;
+    else flows.push({ id: pending.id, is_pending: true });
+  }
+  return flows;
+}
+
+function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
+  const client = request.auth.client;
+  const tokenMeta = client === 'app' && state.newSessionKey ? { session_token: state.newSessionKey } : {};
+  if (state.user && state.session?.userId === state.user.id) {
+    return {
+      status: 200,
+      data: { user: userView(state.user), methods: state.session.methods },
+      meta: { is_authenticated: true, ...tokenMeta },
+    };
+  }
+  // An app that sent a token we no longer know is told to drop it (410),
+  // unless this very request gave it a new one.
+  const gone = client === 'app' && request.auth.staleToken && !state.newSessionKey;
+  return {
+    status: gone ? 410 : 401,
+    data: { flows: flowsFor(deps.config, client, state.session) },
+    meta: { is_authenticated: gone ? null : false, ...tokenMeta },
+  };
+}
+
+export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply {
+  switch (outcome.kind) {
+    case 'auth': {
+      applySessionChange(request, reply, deps, outcome);
+      const body = authBody(deps, request, outcome);
+      return reply.code(body.status).send(body);
+    }
+    case 'not_authenticated': {
+      const body = authBody(deps, request, { session: request.auth.session, user: null });
+      return reply.code(body.status).send(body);
+    }
+    case 'reauthentication_required': {
+      const { session, user } = request.auth;
+      return reply.code(401).send({
+        status: 401,
+        data: { user: user ? userView(user) : undefined, methods: session?.methods ?? [], flows: [{ id: 'reauthenticate' }] },
+        meta: { is_authenticated: true },
+      });
+    }
+    case 'verification_info':
+      return reply.code(200).send({
+        status: 200,
+        data: { email: outcome.email, user: outcome.user ? userView(outcome.user) : null },
+        meta: { is_authenticating: outcome.isAuthenticating },
+      });
+    case 'ok':
+      return reply.code(200).send({ status: 200 });
+    case 'invalid':
+      return reply.code(400).send(errorBody(400, outcome.errors));
+    case 'forbidden':
+      return reply.code(403).send({ status: 403 });
+    case 'conflict':
+      return reply.code(409).send({ status: 409 });
+    case 'rate_limited':
+      reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterSeconds))));
+      return reply.code(429).send({ status: 429 });
+    case 'unavailable':
+      return reply.code(503).send(errorBody(503, outcome.errors));
+  }
+}

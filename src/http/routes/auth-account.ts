@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../flows/context.js';
+import { login } from '../../flows/login.js';
+import { signup } from '../../flows/signup.js';
+import { reauthenticate } from '../../flows/account-password.js';
+import { requestContext } from '../client-auth.js';
+import { send } from '../render.js';
+import { authResponses } from '../schemas.js';
+
+const LoginBody = Type.Object({
+  email: Type.Optional(Type.String({ description: 'When email login is enabled.' })),
+  username: Type.Optional(Type.String({ description: 'When username login is enabled.' })),
+  password: Type.String(),
+});
+
+const SignupBody = Type.Object({
+  email: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+});
+
+const ReauthenticateBody = Type.Object({ password: Type.String() });
+
+export function accountAuthRoutes(scope: FastifyInstance, deps: Deps): void {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['Authentication: Account'],
+        summary: 'Log in with a password',
+        description:
+          'Email or username (per ACCOUNT_LOGIN_METHODS) and password. Errors: `email_password_mismatch` / `username_password_mismatch` (param password; the same for unknown accounts), `too_many_login_attempts` (failed-login lockout), `account_inactive`, `required`, `invalid`. 401 with `verify_email` pending when mandatory verification holds the login; 409 when already logged in; 429 when the per-IP login limit is reached.',
+        body: LoginBody,
+        response: authResponses(),
+      },
+    },
+    async (request, reply) => send(deps, request, reply, await login(deps, requestContext(request, deps), request.body)),
+  );
+  app.post(
+    '/auth/signup',
+    {
+      schema: {
+        tags: ['Authentication: Account'],
+        summary: 'Create an account',
+        description:
+          'Fields per ACCOUNT_SIGNUP_FIELDS. 200 when signed up and logged in; 401 with `verify_email` pending under mandatory verification (also, without revealing it, when the address already has an account); 403 when signup is closed; 409 when logged in. Errors: `required`, `invalid`, `max_length`, `email_taken`, `username_taken`, `username_blacklisted`, `password_too_short`, `password_too_common`, `password_entirely_numeric`, `password_too_similar`.',
+        body: SignupBody,
+        response: authResponses(),
+      },
+    },
+    async (request, reply) => send(deps, request, reply, await signup(deps, requestContext(request, deps), request.body)),
+  );
+  app.post(
+    '/auth/reauthenticate',
+    {
+      schema: {
+        tags: ['Authentication: Account'],
+        summary: 'Confirm the password again',
+        description: 'Refreshes the proof of identity that sensitive actions require. Errors: `incorrect_password`. 401 when not logged in; 429 when rate-limited.',
+        body: ReauthenticateBody,
+        response: authResponses(),
+      },
+    },
+    async (request, reply) => send(deps, request, reply, await reauthenticate(deps, requestContext(request, deps), request.body.password)),
+  );
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../config/config.js';
+
+const ConfigResponse = Type.Object({
+  status: Type.Integer(),
+  data: Type.Object({
+    account: Type.Object({
+      login_methods: Type.Array(Type.String()),
+      is_open_for_signup: Type.Boolean(),
+      email_verification_by_code_enabled: Type.Boolean(),
+      login_by_code_enabled: Type.Boolean(),
+      password_reset_by_code_enabled: Type.Boolean(),
+      authentication_method: Type.String({ description: 'Legacy: email, username or username_email.' }),
+    }),
+  }),
+});
+
+/** The public configuration, computed once: it does not depend on the caller. */
+export function configBody(config: Config) {
+  const methods = config.account.loginMethods;
+  return {
+    status: 200,
+    data: {
+      account: {
+        login_methods: methods,
+        is_open_for_signup: config.account.signupOpen,
+        email_verification_by_code_enabled: config.account.emailVerificationByCode,
+        login_by_code_enabled: false,
+        password_reset_by_code_enabled: false,
+        authentication_method: methods.length > 1 ? 'username_email' : methods[0]!,
+      },
+    },
+  };
+}
+
+export function configRoutes(app: FastifyInstance, config: Config): void {
+  const body = configBody(config);
+  app.get(
+    '/config',
+    {
+      schema: {
+        tags: ['Configuration'],
+        summary: 'Server configuration',
+        description: 'The features this server has enabled, for a client to adapt its screens. Independent of the caller; fetch it once at start-up.',
+        response: { 200: ConfigResponse },
+      },
+    },
+    async () => body,
+  );
+}

@@ -1,0 +1,98 @@
+import { Type, type TSchema } from 'typebox';
+
+// Wire shapes shared by the routes. Response schemas double as serializers:
+// a property not named here never reaches the client.
+
+export const ErrorItem = Type.Object({
+  code: Type.String({ description: 'Stable machine-readable error code.' }),
+  message: Type.String({ description: 'Human-readable explanation.' }),
+  param: Type.Optional(Type.String({ description: 'The request field at fault, when there is one.' })),
+});
+
+export const ErrorResponse = Type.Object(
+  { status: Type.Integer(), errors: Type.Array(ErrorItem) },
+  { $id: 'ErrorResponse', description: 'An error; `errors` lists each problem.' },
+);
+
+export const StatusResponse = Type.Object(
+  { status: Type.Integer(), errors: Type.Optional(Type.Array(ErrorItem)) },
+  { $id: 'StatusResponse', description: 'A status, with errors when the server can say more (e.g. a CSRF failure).' },
+);
+
+export const User = Type.Object(
+  {
+    id: Type.Integer(),
+    display: Type.String(),
+    email: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+    has_usable_password: Type.Boolean(),
+  },
+  { $id: 'User' },
+);
+
+export const AuthMethod = Type.Object(
+  {
+    method: Type.String({ description: 'password, password_reset, code, mfa or socialaccount.' }),
+    at: Type.Number({ description: 'Unix time in seconds.' }),
+    email: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    reauthenticated: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'AuthMethod' },
+);
+
+export const Flow = Type.Object(
+  {
+    id: Type.String(),
+    is_pending: Type.Optional(Type.Boolean()),
+    providers: Type.Optional(Type.Array(Type.String())),
+    types: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'Flow' },
+);
+
+export const AuthMeta = Type.Object({
+  is_authenticated: Type.Union([Type.Boolean(), Type.Null()], { description: 'null only on 410: the session token is gone.' }),
+  session_token: Type.Optional(Type.String({ description: 'App clients: the new session token, when it changed.' })),
+  access_token: Type.Optional(Type.String()),
+  refresh_token: Type.Optional(Type.String()),
+});
+
+export const AuthResponse = Type.Object(
+  {
+    status: Type.Integer(),
+    data: Type.Object({
+      user: Type.Optional(Type.Ref('User')),
+      methods: Type.Optional(Type.Array(Type.Ref('AuthMethod'))),
+      flows: Type.Optional(Type.Array(Type.Ref('Flow'))),
+    }),
+    meta: AuthMeta,
+  },
+  {
+    $id: 'AuthResponse',
+    description: 'The authentication state: 200 with the user when authenticated; 401 with the flows to continue otherwise; 410 when an app session token is no longer valid.',
+  },
+);
+
+export const sharedSchemas: TSchema[] = [ErrorResponse, StatusResponse, User, AuthMethod, Flow, AuthResponse];
+
+const ref = (id: string) => Type.Ref(id);
+
+/** Response map for endpoints answering with the authentication state. */
+export function authResponses(extra: Record<number, TSchema> = {}): Record<number, TSchema> {
+  return {
+    200: ref('AuthResponse'),
+    400: ref('ErrorResponse'),
+    401: ref('AuthResponse'),
+    403: ref('StatusResponse'),
+    409: ref('StatusResponse'),
+    410: ref('AuthResponse'),
+    429: ref('StatusResponse'),
+    ...extra,
+  };
+}
+
+export const errorRef = ref('ErrorResponse');
+export const statusRef = ref('StatusResponse');
+export const authRef = ref('AuthResponse');

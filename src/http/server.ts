@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Deps } from '../flows/context.js';
+import type { ClientKind } from '../config/config.js';
+import { registerClientAuth } from './client-auth.js';
+import { registerErrorHandling } from './errors.js';
+import { registerOpenApi } from './openapi.js';
+import { sharedSchemas } from './schemas.js';
+import { configRoutes } from './routes/config.js';
+import { sessionRoutes } from './routes/auth-session.js';
+import { accountAuthRoutes } from './routes/auth-account.js';
+import { emailVerificationRoutes } from './routes/email-verification.js';
+import { accountPasswordRoutes } from './routes/account-password.js';
+
+export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
+
+/** The API one client kind sees, mounted under its own prefix. */
+async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): Promise<void> {
+  registerClientAuth(app, deps, client);
+  configRoutes(app, deps.config);
+  sessionRoutes(app, deps);
+  accountAuthRoutes(app, deps);
+  emailVerificationRoutes(app, deps);
+  accountPasswordRoutes(app, deps);
+}
+
+export async function createHttpServer(deps: Deps, logger: object | boolean): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: logger as never,
+    bodyLimit: config.requestBodyLimit,
+    // Client IPs come from X-Forwarded-For only behind a known number of proxies.
+    trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  registerErrorHandling(app);
+
+  // Only JSON bodies; an empty body on a JSON request reads as no body, as
+  // clients send for bodiless POSTs such as resend.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(cookie);
+  await registerOpenApi(app, sharedSchemas);
+  for (const client of config.clients) {
+    await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
+  }
+  return app;
+}

@@ -1,0 +1,119 @@
+import { createHash, pbkdf2, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
+import * as argon2 from '@node-rs/argon2';
+import * as bcrypt from '@node-rs/bcrypt';
+import { Semaphore } from './semaphore.js';
+
+export interface PasswordVerdict {
+  ok: boolean;
+  // True when the password matched but the stored hash is not an argon2id hash with
+  // the current parameters: the caller should store hashPassword(password) instead.
+  needsRehash: boolean;
+}
+
+// OWASP Password Storage Cheat Sheet, argon2id: m=19 MiB, t=2, p=1.
+const ARGON2_OPTIONS = {
+  algorithm: argon2.Algorithm.Argon2id,
+  version: argon2.Version.V0x13,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+// A hash of a throwaway password with ARGON2_OPTIONS. Verifying against it when there
+// is no usable hash makes an unknown user cost the same as a wrong password, so
+// response time does not reveal which accounts exist.
+const DUMMY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$gQ3d61qY+Zyr+z6W/4fDyg$W+GLNHdAiEGfk1vvfAA/penBdHW931oM25Lkfs5Tz0o';
+
+// A corrupt or hostile imported row must not pin a thread for minutes; Django's own
+// default is around a million iterations.
+const MAX_PBKDF2_ITERATIONS = 10_000_000;
+
+const REJECTED: PasswordVerdict = Object.freeze({ ok: false, needsRehash: false });
+
+const pbkdf2Async = promisify(pbkdf2);
+
+// argon2, bcrypt and pbkdf2 all run on libuv's threadpool (4 threads by default),
+// which fs and dns share. Without a cap a burst of logins fills that queue and stalls
+// every file read behind seconds of hashing; with it the excess waits here instead.
+const hashingSlots = new Semaphore(availableParallelism());
+
+export function configurePasswordHashing(options: { maxConcurrent: number }): void {
+  hashingSlots.setLimit(options.maxConcurrent);
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return hashingSlots.run(() => argon2.hash(password, ARGON2_OPTIONS));
+}
+
+// Never throws: anything malformed is a failed verification.
+export async function verifyPassword(password: string, stored: string | null): Promise<PasswordVerdict> {
+  // null, Django's unusable passwords ("!" + random text) and unknown formats all
+  // land here.
+  const check = stored === null ? undefined : pickCheck(password, stored);
+  if (check === undefined) {
+    await hashingSlots.run(() => argon2.verify(DUMMY_HASH, password)).catch(() => false);
+    return REJECTED;
+  }
+  try {
+    return await hashingSlots.run(check);
+  } catch {
+    return REJECTED;
+  }
+}
+
+function pickCheck(password: string, stored: string): (() => Promise<PasswordVerdict>) | undefined {
+  if (stored.startsWith('$argon2')) return () => checkOwnArgon2(password, stored);
+  // Django's Argon2PasswordHasher: "argon2" + a PHC string ("$argon2id$v=19$...").
+  if (stored.startsWith('argon2$')) {
+    return imported(() => argon2.verify(stored.slice('argon2'.length), password));
+  }
+  if (stored.startsWith('pbkdf2_sha256$')) return imported(() => checkDjangoPbkdf2(password, stored));
+  // Django's BCryptSHA256PasswordHasher: bcrypt over the hex SHA-256 of the password,
+  // which sidesteps bcrypt's 72-byte truncation.
+  if (stored.startsWith('bcrypt_sha256$')) {
+    return imported(() => bcrypt.verify(sha256Hex(password), stored.slice('bcrypt_sha256$'.length)));
+  }
+  if (stored.startsWith('bcrypt$')) return imported(() => bcrypt.verify(password, stored.slice('bcrypt$'.length)));
+  if (/^\$2[aby]\$/.test(stored)) return imported(() => bcrypt.verify(password, stored));
+  return undefined;
+}
+
+// Any imported hash that matches is replaced by our own format on this login.
+function imported(check: () => Promise<boolean>): () => Promise<PasswordVerdict> {
+  return async () => ((await check()) ? { ok: true, needsRehash: true } : REJECTED);
+}
+
+async function checkOwnArgon2(password: string, stored: string): Promise<PasswordVerdict> {
+  // Parse first: a hash we cannot parse is malformed, and parsing throws then.
+  const params = argon2.parseOptions(stored);
+  if (!(await argon2.verify(stored, password))) return REJECTED;
+  const current =
+    params.algorithm === ARGON2_OPTIONS.algorithm &&
+    params.version === ARGON2_OPTIONS.version &&
+    params.memoryCost === ARGON2_OPTIONS.memoryCost &&
+    params.timeCost === ARGON2_OPTIONS.timeCost &&
+    params.parallelism === ARGON2_OPTIONS.parallelism;
+  return { ok: true, needsRehash: !current };
+}
+
+// Django's PBKDF2PasswordHasher: "pbkdf2_sha256$<iterations>$<salt>$<base64 key>",
+// the key being PBKDF2-HMAC-SHA256 of the UTF-8 password and salt, 32 bytes.
+async function checkDjangoPbkdf2(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 4) return false;
+  const [, iterationsText, salt, encoded] = parts as [string, string, string, string];
+  if (!/^[1-9][0-9]{0,7}$/.test(iterationsText) || salt === '') return false;
+  const iterations = Number(iterationsText);
+  // Standard base64 of 32 bytes is exactly 43 characters and one "=".
+  if (iterations > MAX_PBKDF2_ITERATIONS || !/^[A-Za-z0-9+/]{43}=$/.test(encoded)) return false;
+  const expected = Buffer.from(encoded, 'base64');
+  const actual = await pbkdf2Async(password, salt, iterations, 32, 'sha256');
+  return timingSafeEqual(actual, expected);
+}
+
+function sha256Hex(password: string): string {
+  return createHash('sha256').update(password, 'utf8').digest('hex');
+}

@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from './rate-limit-rules.js';
+
+/** Redis lets several processes share the counters; the client stays owned by the caller. */
+export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis; prefix?: string };
+
+export interface RateLimitSubject {
+  ip: string;
+  userId?: string | number | null;
+  key?: string | null;
+}
+
+export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * The counters of one rule. A window opens at a subject's first hit and lasts
+ * the rule's period; hits over the amount are counted too but do not extend it.
+ */
+interface RuleCounter {
+  /** Adds points atomically; resolves with the ms left in the window when that went over the amount, else null. */
+  hit(subject: string, points: number): Promise<number | null>;
+  /** Takes one point back from an open window, never below zero, so refunds cannot bank extra attempts. */
+  refund(subject: string): Promise<void>;
+  delete(subject: string): Promise<void>;
+}
+
+interface BoundRule {
+  readonly rule: RateLimitRule;
+  readonly counter: RuleCounter;
+}
+
+export class RateLimiter {
+  readonly #rules = new Map<Action, readonly BoundRule[]>();
+
+  constructor(config: RateLimitConfig | false, store: RateLimitStore) {
+    if (config === false) return;
+    const prefix = store.kind === 'redis' ? (store.prefix ?? 'rl') : 'rl';
+    for (const { action, rules } of Object.values(config)) {
+      this.#rules.set(
+        action,
+        rules.map((rule) => {
+          // One key space per action and rule, so no two rules share a counter.
+          const keyPrefix = `${prefix}:${action}:${rule.per}:${rule.amount}/${rule.periodSeconds}s`;
+          const counter = store.kind === 'redis' ? redisCounter(store.client, keyPrefix, rule) : new MemoryCounter(rule);
+          return { rule, counter };
+        }),
+      );
+    }
+  }
+
+  /**
+   * Spends points on every rule of the action. As in the reference, each rule
+   * counts independently: a request refused by one rule still spends on the
+   * others. Rejects only when the store fails, never to let a request through.
+   */
+  async consume(action: Action, subject: RateLimitSubject, points = 1): Promise<RateLimitResult> {
+    if (!Number.isSafeInteger(points) || points < 1) throw new RangeError(`points must be a positive integer, got ${points}`);
+    const waits = await Promise.all(this.#bind(action, subject).map(({ counter, id }) => counter.hit(id, points)));
+    const over = waits.filter((ms): ms is number => ms !== null);
+    if (over.length === 0) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...over) / 1000)) };
+  }
+
+  /** Gives one point back to every rule, e.g. the attempt reserved before a login that then succeeded. */
+  async reward(action: Action, subject: RateLimitSubject): Promise<void> {
+    await Promise.all(this.#bind(action, subject).map(({ counter, id }) => counter.refund(id)));
+  }
+
+  /**
+   * Forgets the key and user counters of the action, e.g. login_failed after a
+   * password reset. Per-ip counters stay, including a user rule's ip
+   * fallback: clearing them would let one client reset its own limits.
+   */
+  async clear(action: Action, subject: RateLimitSubject): Promise<void> {
+    const scoped = this.#bind(action, subject).filter(({ source }) => source !== 'ip');
+    await Promise.all(scoped.map(({ counter, id }) => counter.delete(id)));
+  }
+
+  #bind(action: Action, subject: RateLimitSubject): Array<{ counter: RuleCounter } & CountedSubject> {
+    const bound = [];
+    for (const { rule, counter } of this.#rules.get(action) ?? []) {
+      const counted = countedSubject(rule.per, subject);
+      if (counted !== null) bound.push({ counter, ...counted });
+    }
+    return bound;
+  }
+}
+
+interface CountedSubject {
+  readonly source: RateLimitPer;
+  /** Hashed so emails and ids never sit in the store in clear. */
+  readonly id: string;
+}
+
+function countedSubject(per: RateLimitPer, subject: RateLimitSubject): CountedSubject | null {
+  const userId = normalise(subject.userId);
+  const key = normalise(subject.key);
+  if (per === 'key') {
+    // A key rule has nothing to count without a key (e.g. no email given).
+    return key === null ? null : { source: 'key', id: hash('key', key) };
+  }
+  if (per === 'user' && userId !== null) return { source: 'user', id: hash('user', userId) };
+  // Anonymous requests against a per-user rule count per ip, as the reference did.
+  return { source: 'ip', id: hash('ip', normalise(subject.ip) ?? '') };
+}
+
+// The source tag keeps a user rule's ip fallback apart from a user whose id looks like an ip.
+function hash(source: RateLimitPer, value: string): string {
+  return createHash('sha256').update(`${source}:${value}`).digest('hex').slice(0, 32);
+}
+
+function normalise(value: string | number | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const text = String(value).trim().toLowerCase();
+  return text === '' ? null : text;
+}
+
+interface CounterWindow {
+  points: number;
+  resetAt: number;
+}
+
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+class MemoryCounter implements RuleCounter {
+  readonly #windows = new Map<string, CounterWindow>();
+  readonly #amount: number;
+  readonly #periodMs: number;
+
+  constructor(rule: RateLimitRule) {
+    this.#amount = rule.amount;
+    this.#periodMs = rule.periodSeconds * 1000;
+  }
+
+  // Synchronous bodies: no await between read and write, so concurrent calls cannot interleave.
+  async hit(subject: string, points: number): Promise<number | null> {
+    const now = Date.now();
+    const window = this.#openWindow(subject, now) ?? this.#startWindow(subject, now);
+    window.points += points;
+    return window.points > this.#amount ? window.resetAt - now : null;
+  }
+
+  async refund(subject: string): Promise<void> {
+    const window = this.#openWindow(subject, Date.now());
+    if (window) window.points = Math.max(0, window.points - 1);
+  }
+
+  async delete(subject: string): Promise<void> {
+    this.#windows.delete(subject);
+  }
+
+  #openWindow(subject: string, now: number): CounterWindow | undefined {
+    const window = this.#windows.get(subject);
+    return window && window.resetAt > now ? window : undefined;
+  }
+
+  #startWindow(subject: string, now: number): CounterWindow {
+    const window = { points: 0, resetAt: now + this.#periodMs };
+    this.#windows.set(subject, window);
+    this.#expireLater(subject, window);
+    return window;
+  }
+
+  // Drops the window once over so the map does not grow with every client
+  // seen. Re-arms while time is left: setTimeout caps at ~24.8 days and may
+  // fire before Date.now() agrees. The identity check spares a newer window.
+  #expireLater(subject: string, window: CounterWindow): void {
+    if (this.#windows.get(subject) !== window) return;
+    const left = window.resetAt - Date.now();
+    if (left <= 0) {
+      this.#windows.delete(subject);
+      return;
+    }
+    setTimeout(() => this.#expireLater(subject, window), Math.min(left, MAX_TIMEOUT_MS)).unref();
+  }
+}
+
+// rate-limiter-flexible's reward() would open a window at -1 when none is
+// open, i.e. grant an extra attempt, so refunds run this script instead.
+const REFUND_SCRIPT = `
+local consumed = tonumber(redis.call('get', KEYS[1]))
+if consumed and consumed > 0 then
+  redis.call('decrby', KEYS[1], 1)
+end
+return 0
+`;
+
+function redisCounter(client: Redis, keyPrefix: string, rule: RateLimitRule): RuleCounter {
+  const limiter = new RateLimiterRedis({
+    storeClient: client,
+    keyPrefix,
+    points: rule.amount,
+    duration: rule.periodSeconds,
+    // ioredis is the client this limiter defaults to (useRedisPackage stays
+    // off). No insuranceLimiter and fail fast while disconnected: a store
+    // outage must surface as an error, not let every attempt through or hang.
+    rejectIfRedisNotReady: true,
+  });
+  return {
+    async hit(subject, points) {
+      try {
+        await limiter.consume(subject, points);
+        return null;
+      } catch (rejection) {
+        // Over the limit rejects with a RateLimiterRes; anything else is a store failure.
+        if (rejection instanceof RateLimiterRes) return rejection.msBeforeNext;
+        throw rejection;
+      }
+    },
+    async refund(subject) {
+      await client.eval(REFUND_SCRIPT, 1, limiter.getKey(subject));
+    },
+    async delete(subject) {
+      await limiter.delete(subject);
+    },
+  };
+}

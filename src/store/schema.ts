@@ -1,0 +1,66 @@
+import type { Generated } from 'kysely';
+
+// Times are integer milliseconds since the epoch and flags are 0/1 integers
+// on both dialects, so one set of queries and one migration set serve
+// SQLite and PostgreSQL alike.
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string | null;
+  /** Lower-cased copy for case-insensitive uniqueness. */
+  username_lower: string | null;
+  password_hash: string | null;
+  is_active: Generated<number>;
+  created_at: number;
+  last_login_at: number | null;
+  /** Bumped on every password change; one-time keys issued before it die. */
+  password_changed_at: number;
+}
+
+export interface EmailAddressesTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string;
+  email_lower: string;
+  verified: number;
+  is_primary: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the session key; the key itself is never stored. */
+  key_hash: string;
+  user_id: number | null;
+  /** JSON array of authentication methods (data.methods). */
+  methods: string;
+  /** JSON of the pending flow, if any. */
+  flow: string | null;
+  /** Wrong answers spent on the pending flow's code. */
+  flow_attempts: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+}
+
+export interface OneTimeKeysTable {
+  id: Generated<number>;
+  purpose: string;
+  /** SHA-256 of the key. */
+  key_hash: string;
+  user_id: number;
+  email_address_id: number | null;
+  email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  email_addresses: EmailAddressesTable;
+  sessions: SessionsTable;
+  one_time_keys: OneTimeKeysTable;
+}

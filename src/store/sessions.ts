@@ -1,0 +1,178 @@
+import type { Conn } from './db.js';
+import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { toUser } from './users.js';
+
+type SessionRow = {
+  id: number;
+  user_id: number | null;
+  methods: string;
+  flow: string | null;
+  flow_attempts: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+};
+
+function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    methods: JSON.parse(row.methods) as AuthMethod[],
+    flow: row.flow === null ? null : (JSON.parse(row.flow) as PendingFlow),
+    flowAttempts: row.flow_attempts,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+    ip: row.ip,
+    userAgent: row.user_agent,
+  };
+}
+
+/**
+ * The request hot path: one indexed query returns the live session with its
+ * user and primary address. Expired sessions are treated as absent.
+ */
+export async function findLiveSession(conn: Conn, keyHash: string, now: number): Promise<{ session: Session; user: User | null } | null> {
+  const row = await conn
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('email_addresses as e', (j) => j.onRef('e.user_id', '=', 'u.id').on('e.is_primary', '=', 1))
+    .select([
+      's.id',
+      's.user_id',
+      's.methods',
+      's.flow',
+      's.flow_attempts',
+      's.created_at',
+      's.last_seen_at',
+      's.expires_at',
+      's.ip',
+      's.user_agent',
+      'u.username',
+      'u.password_hash',
+      'u.is_active',
+      'u.password_changed_at',
+      'e.email',
+      'e.verified',
+    ])
+    .where('s.key_hash', '=', keyHash)
+    .where('s.expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return null;
+  const session = toSession(row);
+  const user =
+    row.user_id === null || row.is_active === null || row.password_changed_at === null
+      ? null
+      : toUser({ ...row, id: row.user_id, is_active: row.is_active, password_changed_at: row.password_changed_at, username: row.username ?? null, password_hash: row.password_hash ?? null, email: row.email ?? null, verified: row.verified ?? null });
+  return { session, user };
+}
+
+export interface NewSession {
+  keyHash: string;
+  userId: number | null;
+  methods: AuthMethod[];
+  flow: PendingFlow | null;
+  now: number;
+  expiresAt: number;
+  ip: string;
+  userAgent: string;
+}
+
+export async function insertSession(conn: Conn, input: NewSession): Promise<Session> {
+  const row = await conn
+    .insertInto('sessions')
+    .values({
+      key_hash: input.keyHash,
+      user_id: input.userId,
+      methods: JSON.stringify(input.methods),
+      flow: input.flow === null ? null : JSON.stringify(input.flow),
+      flow_attempts: 0,
+      created_at: input.now,
+      last_seen_at: input.now,
+      expires_at: input.expiresAt,
+      ip: input.ip,
+      user_agent: input.userAgent,
+    })
+    .returning(['id', 'user_id', 'methods', 'flow', 'flow_attempts', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
+    .executeTakeFirstOrThrow();
+  return toSession(row);
+}
+
+/**
+ * Writes the authentication state. With `expectFlow`, the write only happens
+ * if the session still holds exactly that pending flow, so two concurrent
+ * completions of one flow cannot both succeed. Returns whether it was written.
+ */
+export async function updateSessionState(
+  conn: Conn,
+  id: number,
+  state: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null; flowAttempts?: number; keyHash?: string; expiresAt?: number },
+  expectFlow?: PendingFlow | null,
+): Promise<boolean> {
+  let query = conn
+    .updateTable('sessions')
+    .set({
+      user_id: state.userId,
+      methods: JSON.stringify(state.methods),
+      flow: state.flow === null ? null : JSON.stringify(state.flow),
+      ...(state.flowAttempts !== undefined ? { flow_attempts: state.flowAttempts } : {}),
+      ...(state.keyHash ? { key_hash: state.keyHash } : {}),
+      ...(state.expiresAt ? { expires_at: state.expiresAt } : {}),
+    })
+    .where('id', '=', id);
+  if (expectFlow !== undefined) {
+    query = expectFlow === null ? query.where('flow', 'is', null) : query.where('flow', '=', JSON.stringify(expectFlow));
+  }
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Replaces the pending flow's data without resetting its attempt count. */
+export async function replaceFlow(conn: Conn, id: number, flow: PendingFlow, expectFlow: PendingFlow): Promise<boolean> {
+  const result = await conn
+    .updateTable('sessions')
+    .set({ flow: JSON.stringify(flow) })
+    .where('id', '=', id)
+    .where('flow', '=', JSON.stringify(expectFlow))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Reserves one attempt at the pending flow's code before the code is checked.
+ * The conditional increment is atomic, so a burst of parallel guesses spends
+ * at most `max` attempts in total.
+ */
+export async function reserveFlowAttempt(conn: Conn, id: number, max: number): Promise<boolean> {
+  const result = await conn
+    .updateTable('sessions')
+    .set((eb) => ({ flow_attempts: eb('flow_attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('flow', 'is not', null)
+    .where('flow_attempts', '<', max)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function touchSession(conn: Conn, id: number, now: number, expiresAt: number): Promise<void> {
+  await conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(conn: Conn, id: number): Promise<void> {
+  await conn.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+/** Ends every session of a user, optionally keeping one (the caller's). */
+export async function deleteUserSessions(conn: Conn, userId: number, keepId: number | null): Promise<void> {
+  let query = conn.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  await query.execute();
+}
+
+export async function deleteExpiredSessions(conn: Conn, now: number): Promise<number> {
+  const result = await conn.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
