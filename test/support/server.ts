@@ -1,0 +1,82 @@
+import { after, before, describe } from 'node:test';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config/config.js';
+import { buildApp, type App } from '../../src/app.js';
+import { ApiClient } from './client.js';
+import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+
+/** A clock the tests move instead of sleeping. */
+export class TestClock {
+  private offset = 0;
+  now = (): number => Date.now() + this.offset;
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+export interface TestServer {
+  baseUrl: string;
+  clock: TestClock;
+  mail: SmtpSink;
+  app: App;
+  client(kind: 'browser' | 'app'): ApiClient;
+  close(): Promise<void>;
+}
+
+export const TEST_SECRET = 'test-secret-key-that-is-long-enough-0123456789';
+
+/**
+ * A listening server on a fresh database of `kind`, mailing to a real SMTP
+ * sink. Rate limits are off unless the test's env turns them on, so suites
+ * do not trip over each other's counters.
+ */
+export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestServer> {
+  const database: TestDatabase = await createTestDatabase(kind);
+  const mail = await startSmtpSink();
+  const clock = new TestClock();
+  const config = loadConfig({
+    SECRET_KEY: TEST_SECRET,
+    ACCOUNT_RATE_LIMITS: 'false',
+    ...env,
+    DATABASE_URL: database.url,
+    SMTP_URL: mail.url,
+  });
+  const app = await buildApp(config, { clock, logger: false });
+  await app.http.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.http.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    clock,
+    mail,
+    app,
+    client: (clientKind) => new ApiClient(baseUrl, clientKind),
+    async close() {
+      await app.close();
+      await mail.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * Runs `body` once per database kind (SQLite always; PostgreSQL when
+ * reachable, mandatory in CI), each with its own server started from `env`.
+ */
+const KINDS = await databaseKinds();
+
+export function describeEachDatabase(name: string, env: Record<string, string>, body: (ctx: { server: () => TestServer; kind: DatabaseKind }) => void): void {
+  for (const { kind, skip } of KINDS) {
+    describe(`${name} [${kind}]`, { skip }, () => {
+      let server: TestServer | undefined;
+      before(async () => {
+        server = await startTestServer(kind, env);
+      });
+      after(async () => {
+        await server?.close();
+      });
+      body({ server: () => server!, kind });
+    });
+  }
+}

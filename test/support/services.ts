@@ -1,0 +1,30 @@
+import net from 'node:net';
+
+// Whether the PostgreSQL and Redis suites run. Outside CI an unreachable
+// server skips them with a message; under CI=true it fails the run instead.
+
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const inCi = process.env.CI === 'true';
+
+/** Undefined when the suite may run; otherwise the reason to skip it. Throws under CI. */
+export async function serviceSkipReason(name: 'PostgreSQL' | 'Redis'): Promise<string | undefined> {
+  const url = name === 'PostgreSQL' ? POSTGRES_ADMIN_URL : REDIS_URL;
+  if (await reachable(url)) return undefined;
+  const message = `${name} is not reachable at ${new URL(url).host}`;
+  if (inCi) throw new Error(`${message}: the ${name} suite is mandatory in CI`);
+  console.log(`# skipping ${name} suite: ${message}`);
+  return message;
+}
