@@ -53,7 +53,8 @@ export const Flow = Type.Object(
 );
 
 export const AuthMeta = Type.Object({
-  is_authenticated: Type.Union([Type.Boolean(), Type.Null()], { description: 'null only on 410: the session token is gone.' }),
+  // A type list rather than anyOf: the serializer then needs no validation pass.
+  is_authenticated: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: 'null only on 410: the session token is gone.' }),
   session_token: Type.Optional(Type.String({ description: 'App clients: the new session token, when it changed.' })),
   access_token: Type.Optional(Type.String()),
   refresh_token: Type.Optional(Type.String()),

@@ -25,7 +25,7 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db 
           db.pragma('synchronous = NORMAL');
           db.pragma('busy_timeout = 5000');
           db.pragma('foreign_keys = ON');
-          return db;
+          return withStatementCache(db);
         },
       }),
     });
@@ -38,6 +38,27 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db 
   return new Kysely<Database>({
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types }) }),
   });
+}
+
+/**
+ * Kysely prepares every statement anew; preparing costs more than running a
+ * small indexed query, so prepared statements are kept per SQL text.
+ */
+function withStatementCache(db: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        // Query texts are built from code, so the set is small; the bound is a guard.
+        if (cache.size >= 1000) cache.clear();
+        statement = db.prepare(sql);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    close: () => db.close(),
+  };
 }
 
 export function isPostgres(db: Db): boolean {

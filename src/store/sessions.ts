@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { Conn } from './db.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
@@ -31,12 +32,8 @@ function toSession(row: SessionRow): Session {
   };
 }
 
-/**
- * The request hot path: one indexed query returns the live session with its
- * user and primary address. Expired sessions are treated as absent.
- */
-export async function findLiveSession(conn: Conn, keyHash: string, now: number): Promise<{ session: Session; user: User | null } | null> {
-  const row = await conn
+function liveSessionQuery(conn: Conn, keyHash: string, now: number) {
+  return conn
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('email_addresses as e', (j) => j.onRef('e.user_id', '=', 'u.id').on('e.is_primary', '=', 1))
@@ -59,14 +56,49 @@ export async function findLiveSession(conn: Conn, keyHash: string, now: number):
       'e.verified',
     ])
     .where('s.key_hash', '=', keyHash)
-    .where('s.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('s.expires_at', '>', now);
+}
+
+type LiveSessionRow = Awaited<ReturnType<ReturnType<typeof liveSessionQuery>['executeTakeFirstOrThrow']>>;
+
+// The query runs on every authenticated request, so it is compiled once per
+// database with stand-in values that are swapped for the real ones.
+const KEY_STAND_IN = '\u0000key';
+const NOW_STAND_IN = -7;
+const compiledLiveSession = new WeakMap<object, CompiledQuery<LiveSessionRow>>();
+
+function compiledFor(conn: Conn): CompiledQuery<LiveSessionRow> {
+  let compiled = compiledLiveSession.get(conn);
+  if (!compiled) {
+    compiled = liveSessionQuery(conn, KEY_STAND_IN, NOW_STAND_IN).compile();
+    compiledLiveSession.set(conn, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * The request hot path: one indexed query returns the live session with its
+ * user and primary address. Expired sessions are treated as absent.
+ */
+export async function findLiveSession(conn: Conn, keyHash: string, now: number): Promise<{ session: Session; user: User | null } | null> {
+  const compiled = compiledFor(conn);
+  const parameters = compiled.parameters.map((p) => (p === KEY_STAND_IN ? keyHash : p === NOW_STAND_IN ? now : p));
+  const { rows } = await conn.executeQuery<LiveSessionRow>(CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<LiveSessionRow>);
+  const row = rows[0];
   if (!row) return null;
   const session = toSession(row);
   const user =
     row.user_id === null || row.is_active === null || row.password_changed_at === null
       ? null
-      : toUser({ ...row, id: row.user_id, is_active: row.is_active, password_changed_at: row.password_changed_at, username: row.username ?? null, password_hash: row.password_hash ?? null, email: row.email ?? null, verified: row.verified ?? null });
+      : toUser({
+          id: row.user_id,
+          username: row.username,
+          password_hash: row.password_hash,
+          is_active: row.is_active,
+          password_changed_at: row.password_changed_at,
+          email: row.email,
+          verified: row.verified,
+        });
   return { session, user };
 }
 
