@@ -5,11 +5,14 @@ import type { Clock, Deps } from './flows/context.js';
 import { openDatabase, migrateToLatest, type Db } from './store/db.js';
 import { RateLimiter } from './security/rate-limiter.js';
 import { createMailer, type Mailer } from './messaging/mailer.js';
+import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
 import { createHttpServer } from './http/server.js';
+import { prepareTokenStrategy } from './tokens/load-strategy.js';
 
 export interface AppOverrides {
   clock?: Clock;
   mailer?: Mailer;
+  sms?: SmsSender;
   /** A pino logger config or false; defaults to the configured level. */
   logger?: object | boolean;
 }
@@ -24,6 +27,8 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /** Wires every dependency in one place and returns a ready, unstarted server. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  // A bad token strategy or JWT key stops start-up before anything is opened.
+  const createTokens = await prepareTokenStrategy(config);
   const db: Db = openDatabase(config.databaseUrl);
   let redis: Redis | undefined;
   try {
@@ -37,14 +42,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await db.destroy();
     throw error;
   }
-  const deps: Deps = {
+  const base: Omit<Deps, 'tokens'> = {
     config,
     db,
     clock: overrides.clock ?? systemClock,
     limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }),
     mailer: overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: (line) => console.log(line) }),
+    sms: overrides.sms ?? createSmsSender(config.sms, (line) => console.log(line)),
     log: console,
   };
+  const deps: Deps = Object.assign(base, { tokens: createTokens(base) });
   const http = await createHttpServer(deps, overrides.logger ?? { level: config.logLevel });
   // Flows log through the server's logger once it exists.
   deps.log = http.log;

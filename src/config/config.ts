@@ -2,10 +2,14 @@ import { ConfigError, readBool, readEnum, readInt, readJsonObject, readList, rea
 import { parseSignupFields, type SignupFields } from './signup-fields.js';
 import { parseRateLimits, type RateLimitConfig } from '../security/rate-limit-rules.js';
 import { parseSmtpUrl } from '../messaging/mailer.js';
+import { readPhoneSettings, type PhoneSettings } from './phone.js';
+import { readSmsSettings, type SmsSettings } from './sms.js';
+import { readAccountManagement, type EmailManagementSettings, type LoginByCodeSettings, type PasswordResetSettings } from './account-management.js';
+import { readTokenSettings, type TokenSettings } from './tokens.js';
 
 export { ConfigError };
 
-export type LoginMethod = 'email' | 'username';
+export type LoginMethod = 'email' | 'username' | 'phone';
 export type EmailVerification = 'none' | 'optional' | 'mandatory';
 export type ClientKind = 'browser' | 'app';
 
@@ -31,9 +35,12 @@ export interface Config {
   requestBodyLimit: number;
   siteName: string;
   mail: { smtpUrl: string | undefined; from: string };
+  sms: SmsSettings;
   clients: ClientKind[];
   frontendUrls: FrontendUrls;
   session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
+  /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
+  tokens: TokenSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -52,6 +59,10 @@ export interface Config {
     preventEnumeration: boolean;
     reauthenticationTimeout: number;
     rateLimits: RateLimitConfig | false;
+    phone: PhoneSettings;
+    passwordReset: PasswordResetSettings;
+    loginByCode: LoginByCodeSettings;
+    emailManagement: EmailManagementSettings;
   };
 }
 
@@ -77,7 +88,8 @@ function readFrontendUrls(env: Env): FrontendUrls {
     urls[key as keyof FrontendUrls] = value;
   }
   for (const key of ['account_confirm_email', 'account_reset_password_from_key'] as const) {
-    if (!/\{key\}\/?$/.test(urls[key])) {
+    // A path segment of its own: not a query parameter, not glued to other text.
+    if (!/^[^?#]*\/\{key\}\/?$/.test(urls[key])) {
       throw new ConfigError(`HEADLESS_FRONTEND_URLS.${key}: the template must end with {key} as its last path segment`);
     }
   }
@@ -106,6 +118,19 @@ function withConfirmationCooldown(env: Env, byCode: boolean, cooldown: number): 
 }
 
 /**
+ * The rate-limit and SMTP parsers live with their modules and throw plain
+ * errors that already name the variable; start-up reports ConfigErrors as one line.
+ */
+function asConfigError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ConfigError || !(error instanceof Error)) throw error;
+    throw new ConfigError(error.message);
+  }
+}
+
+/**
  * Reads and validates every setting once. `secretKey` may come back empty
  * outside production; the entry point then supplies a persisted dev key.
  */
@@ -119,19 +144,19 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError('SECRET_KEY: expected at least 32 characters');
   }
   const smtpUrl = readOptional(env, 'SMTP_URL');
-  if (smtpUrl) parseSmtpUrl(smtpUrl);
+  if (smtpUrl) asConfigError(() => parseSmtpUrl(smtpUrl));
 
   const emailVerificationByCode = readBool(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', false);
   const emailConfirmationCooldown = readInt(env, 'ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN', 180, { min: 0 });
   const loginAttemptsLimit = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT');
   const loginAttemptsTimeout = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT');
-  const rateLimits = parseRateLimits(withConfirmationCooldown(env, emailVerificationByCode, emailConfirmationCooldown), {
+  const rateLimits = asConfigError(() => parseRateLimits(withConfirmationCooldown(env, emailVerificationByCode, emailConfirmationCooldown), {
     loginAttemptsLimit: loginAttemptsLimit === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT', 5, { min: 0 }),
     loginAttemptsTimeout: loginAttemptsTimeout === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT', 300, { min: 0 }),
     emailVerificationByCode,
-  });
+  }));
 
-  const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username'], ['email']);
+  const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username', 'phone'], ['email']);
   const signupFields = parseSignupFields(readString(env, 'ACCOUNT_SIGNUP_FIELDS', 'email*,password1*'));
   for (const method of loginMethods) {
     if (!signupFields[method]?.required) {
@@ -156,8 +181,10 @@ export function loadConfig(env: Env): Config {
     requestBodyLimit: readInt(env, 'REQUEST_BODY_LIMIT', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     mail: { smtpUrl, from: readString(env, 'DEFAULT_FROM_EMAIL', 'webmaster@localhost') },
+    sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),
     frontendUrls: readFrontendUrls(env),
+    tokens: readTokenSettings(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),
@@ -183,6 +210,8 @@ export function loadConfig(env: Env): Config {
       preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
       rateLimits,
+      ...readPhoneSettings(env),
+      ...readAccountManagement(env),
     },
   };
 }

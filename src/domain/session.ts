@@ -2,7 +2,7 @@
 
 /** Entries of `data.methods`; `at` is Unix time in (fractional) seconds. */
 export type AuthMethod =
-  | { method: 'password'; at: number; email?: string; username?: string }
+  | { method: 'password'; at: number; email?: string; username?: string; phone?: string }
   | { method: 'password'; at: number; reauthenticated: true }
   | { method: 'code'; at: number; email?: string; phone?: string }
   | { method: 'password_reset'; at: number; email?: string };
@@ -22,7 +22,53 @@ export interface VerifyEmailFlow {
   login: AuthMethod | null;
 }
 
-export type PendingFlow = VerifyEmailFlow;
+/** Where a one-time code goes: login by code works by email, and by SMS once phone numbers exist. */
+export type CodeRecipient = { email: string } | { phone: string };
+
+/** Passwordless login: a code sent to the recipient, valid until `expiresAt`. */
+export interface LoginByCodeFlow {
+  id: 'login_by_code';
+  /** Null for a recipient with no account: the flow looks the same, but no code completes it. */
+  userId: number | null;
+  recipient: CodeRecipient;
+  /** SHA-256 of the code. */
+  codeHash: string;
+  /** Milliseconds; the flow is dropped then. */
+  expiresAt: number;
+  /** New codes sent so far (ACCOUNT_LOGIN_BY_CODE_SUPPORTS_RESEND caps it). */
+  resends: number;
+}
+
+/** Password reset by code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED). */
+export interface PasswordResetByCodeFlow {
+  id: 'password_reset_by_code';
+  userId: number | null;
+  /** Where the code went: an address, or (null) the phone number below. */
+  email: string | null;
+  /** Set when the code went by SMS. */
+  phone?: string;
+  codeHash: string;
+  expiresAt: number;
+}
+
+/**
+ * Verification of a phone number by SMS code: at signup or login (`login`
+ * set: the login completes once verified), or to change the number of a
+ * logged-in account (`login` null: the number replaces the account's own).
+ */
+export interface VerifyPhoneFlow {
+  id: 'verify_phone';
+  /** Null when enumeration prevention answers for a number it must not reveal. */
+  userId: number | null;
+  phone: string;
+  /** SHA-256 of the code. */
+  codeHash: string;
+  /** Milliseconds; the flow is dropped then. */
+  expiresAt: number;
+  login: AuthMethod | null;
+}
+
+export type PendingFlow = VerifyEmailFlow | LoginByCodeFlow | PasswordResetByCodeFlow | VerifyPhoneFlow;
 export type PendingFlowId = PendingFlow['id'];
 
 export interface Session {

@@ -4,6 +4,8 @@ import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { Mailer } from '../messaging/mailer.js';
+import type { TokenStrategy } from '../tokens/strategy.js';
+import type { SmsSender } from '../messaging/sms/sender.js';
 
 export interface Clock {
   now(): number;
@@ -22,7 +24,10 @@ export interface Deps {
   clock: Clock;
   limiter: RateLimiter;
   mailer: Mailer;
+  sms: SmsSender;
   log: Logger;
+  /** HEADLESS_TOKEN_STRATEGY: session tokens, JWTs or a custom module. */
+  tokens: TokenStrategy;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */

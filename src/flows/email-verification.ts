@@ -5,9 +5,10 @@ import { constantTimeEqual, hashSecret, normalizeCode, randomCode, randomKey } f
 import { findUsableKey, insertOneTimeKey, spendKey } from '../store/one-time-keys.js';
 import { findEmailAddressById, markEmailVerified } from '../store/email-addresses.js';
 import { findUserById } from '../store/users.js';
-import { replaceFlow, reserveFlowAttempt, updateSessionState } from '../store/sessions.js';
+import { replaceFlow, takeFlowAttempt, updateSessionState } from '../store/sessions.js';
 import { sendEmailVerification } from '../messaging/notices.js';
 import { dropFlow, logIn } from './session-ops.js';
+import { settleVerifiedAddress } from './verified-address.js';
 
 // Email verification by link (a one-time key in the database) or by code
 // (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
@@ -27,7 +28,7 @@ export async function beginVerification(deps: Deps, ctx: RequestContext, target:
   return sendVerification(deps, ctx, flow, allowed.ok);
 }
 
-async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
+export async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
   const { account } = deps.config;
   if (account.emailVerificationByCode) {
     const code = randomCode();
@@ -82,12 +83,15 @@ async function checkCode(deps: Deps, ctx: RequestContext, code: string): Promise
   const flow = pendingVerification(session);
   if (!session || !flow || flow.codeHash === null) return { ok: false, outcome: conflict };
   const max = deps.config.account.emailVerificationByCodeMaxAttempts;
-  if ((flow.codeExpiresAt ?? 0) <= ctx.now || !(await reserveFlowAttempt(deps.db, session.id, max))) {
+  const attempt = (flow.codeExpiresAt ?? 0) <= ctx.now ? null : await takeFlowAttempt(deps.db, session.id, max);
+  if (attempt === null) {
     await dropFlow(deps, session);
     return { ok: false, outcome: conflict };
   }
   if (!constantTimeEqual(hashSecret(normalizeCode(code)), flow.codeHash) || flow.userId === null) {
-    if (session.flowAttempts + 1 >= max) await dropFlow(deps, { ...session, flowAttempts: session.flowAttempts + 1 });
+    // The count this request took, not the one read with the session: among
+    // parallel guesses, the one that spends the last attempt ends the flow.
+    if (attempt >= max) await dropFlow(deps, session);
     return { ok: false, outcome: invalid({ code: 'incorrect_code', param: 'key' }) };
   }
   return { ok: true, flow, session };
@@ -129,6 +133,7 @@ async function completeVerification(deps: Deps, ctx: RequestContext, emailAddres
   const current: AuthState = { session: ctx.session, user: ctx.user };
   return deps.db.transaction().execute(async (tx) => {
     await markEmailVerified(tx, emailAddressId);
+    await settleVerifiedAddress(deps.config, tx, emailAddressId);
     if (!flow || !ctx.session) return { kind: 'auth', ...current };
     const user = flow.userId === null ? null : await findUserById(tx, flow.userId);
     if (flow.login && user && deps.config.account.loginOnEmailConfirmation) {

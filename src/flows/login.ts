@@ -8,14 +8,19 @@ import { findUserByEmail, findUserByUsername, setPasswordHash } from '../store/u
 import { findEmailAddress } from '../store/email-addresses.js';
 import { beginVerification } from './email-verification.js';
 import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+import { findUserByPhone } from '../store/phones.js';
+import { parsePhone } from './phone-number.js';
+import { phoneStage } from './phone-verification.js';
 
 export interface LoginInput {
   email?: string;
   username?: string;
+  /** E.164, when phone login is enabled. */
+  phone?: string;
   password: string;
 }
 
-type Identifier = { by: 'email'; value: string } | { by: 'username'; value: string };
+type Identifier = { by: 'email'; value: string } | { by: 'username'; value: string } | { by: 'phone'; value: string };
 
 function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
   const methods = deps.config.account.loginMethods;
@@ -25,6 +30,10 @@ function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
     return error ? invalid(error) : { by: 'email', value: email };
   }
   if (methods.includes('username') && input.username !== undefined) return { by: 'username', value: input.username.trim() };
+  if (methods.includes('phone') && input.phone !== undefined) {
+    const parsed = parsePhone(input.phone);
+    return 'error' in parsed ? invalid(parsed.error) : { by: 'phone', value: parsed.phone };
+  }
   return invalid({ code: 'required', param: methods[0] });
 }
 
@@ -45,21 +54,27 @@ export async function login(deps: Deps, ctx: RequestContext, input: LoginInput):
   const attempt = await deps.limiter.consume('login_failed', subject);
   if (!attempt.ok) return invalid({ code: 'too_many_login_attempts' });
 
-  const user = id.by === 'email' ? await findUserByEmail(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
+  const user =
+    id.by === 'email' ? await findUserByEmail(deps.db, id.value) : id.by === 'phone' ? await findUserByPhone(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
   const verdict = await verifyPassword(input.password, user?.passwordHash ?? null);
   if (!user || !verdict.ok) {
-    return invalid({ code: id.by === 'email' ? 'email_password_mismatch' : 'username_password_mismatch', param: 'password' });
+    return invalid({ code: `${id.by}_password_mismatch`, param: 'password' });
   }
   await deps.limiter.clear('login_failed', subject);
   if (!user.isActive) return invalid({ code: 'account_inactive' });
   if (verdict.needsRehash) await setPasswordHash(deps.db, user.id, await hashPassword(input.password), null);
 
+  const at = nowSeconds(ctx.now);
   const method: AuthMethod =
-    id.by === 'email' ? { method: 'password', at: nowSeconds(ctx.now), email: id.value } : { method: 'password', at: nowSeconds(ctx.now), username: user.username ?? id.value };
+    id.by === 'email'
+      ? { method: 'password', at, email: id.value }
+      : id.by === 'phone'
+        ? { method: 'password', at, phone: id.value }
+        : { method: 'password', at, username: user.username ?? id.value };
   return completeLogin(deps, ctx, user, method, id.by === 'email' ? id.value : user.email);
 }
 
-/** Logs in, unless mandatory verification holds the login until the address is verified. */
+/** Logs in, unless mandatory verification holds the login until the address (or phone number) is verified. */
 async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod, email: string | null): Promise<Outcome> {
   if (deps.config.account.emailVerification === 'mandatory' && email) {
     const address = await findEmailAddress(deps.db, email);
@@ -68,5 +83,7 @@ async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method
       return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
     }
   }
+  const phonePending = await phoneStage(deps, ctx, user, method);
+  if (phonePending) return phonePending;
   return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
 }

@@ -1,5 +1,6 @@
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
+import type { EmailAddress } from '../store/email-addresses.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
 export type ErrorCode =
@@ -23,7 +24,19 @@ export type ErrorCode =
   | 'password_too_common'
   | 'password_entirely_numeric'
   | 'password_too_similar'
-  | 'mail_unavailable';
+  | 'mail_unavailable'
+  | 'phone_password_mismatch'
+  | 'phone_taken'
+  | 'unknown_phone'
+  | 'sms_unavailable'
+  | 'invalid_password_reset'
+  | 'unknown_email'
+  | 'duplicate_email'
+  | 'max_email_addresses'
+  | 'cannot_remove_primary_email'
+  | 'unverified_primary_email'
+  | 'invalid_choice'
+  | 'invalid_token';
 
 export interface FieldError {
   code: ErrorCode;
@@ -41,6 +54,8 @@ export interface AuthState {
   newSessionKey?: string;
   /** Set when the flow ended the session (logout). */
   sessionEnded?: boolean;
+  /** Tokens the flow already issued (a refresh): rendered in meta instead of new ones. */
+  tokens?: { access_token: string; refresh_token?: string };
 }
 
 /**
@@ -57,7 +72,14 @@ export type Outcome =
   | { kind: 'forbidden' }
   | { kind: 'conflict' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
-  | { kind: 'unavailable'; errors: FieldError[] };
+  | { kind: 'unavailable'; errors: FieldError[] }
+  /** POST /tokens/refresh: the new access token, and the next refresh token when rotating. */
+  | { kind: 'tokens'; tokens: { access_token: string; refresh_token?: string } }
+  /** The account's phone number as a list; `accepted` when a change awaits its code (202). */
+  | { kind: 'phone_numbers'; phones: Array<{ phone: string; verified: boolean }>; accepted: boolean }
+  | { kind: 'password_reset_info'; user: User }
+  | { kind: 'email_addresses'; addresses: EmailAddress[] }
+  | { kind: 'session_list'; sessions: Session[]; currentId: number | null };
 
 export const invalid = (...errors: FieldError[]): Outcome => ({ kind: 'invalid', errors });
 export const conflict: Outcome = { kind: 'conflict' };

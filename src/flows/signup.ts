@@ -1,9 +1,13 @@
 import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod } from '../domain/session.js';
+import type { AuthMethod, VerifyEmailFlow } from '../domain/session.js';
 import { conflict, forbidden, invalid, type FieldError, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from './validate.js';
 import { hashPassword } from '../security/passwords.js';
-import { createUser, findUserById, usernameExists } from '../store/users.js';
+import { createUser, deleteUser, findUserById, usernameExists } from '../store/users.js';
+import { findPhoneNumber, insertPhone, isUniqueViolation } from '../store/phones.js';
+import { sendPhoneTakenSms } from '../messaging/sms/notices.js';
+import { parsePhone } from './phone-number.js';
+import { beginPhoneVerification, phoneStage } from './phone-verification.js';
 import { findEmailAddress } from '../store/email-addresses.js';
 import { sendAccountAlreadyExists } from '../messaging/notices.js';
 import { beginVerification, decoyVerification } from './email-verification.js';
@@ -12,13 +16,15 @@ import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
 export interface SignupInput {
   email?: string;
   username?: string;
+  /** E.164 once checked. */
+  phone?: string;
   password?: string;
 }
 
 function checkFields(deps: Deps, input: SignupInput): FieldError[] {
   const fields = deps.config.account.signupFields;
   const errors: FieldError[] = [];
-  for (const name of ['email', 'username', 'password'] as const) {
+  for (const name of ['email', 'username', 'phone', 'password'] as const) {
     const value = input[name];
     const wanted = name === 'password' ? (fields.password ?? { required: false }) : fields[name];
     if (wanted?.required && !value) errors.push({ code: 'required', param: name });
@@ -32,7 +38,7 @@ function checkFields(deps: Deps, input: SignupInput): FieldError[] {
     if (error) errors.push(error);
   }
   if (input.password && fields.password) {
-    errors.push(...passwordErrors(deps.config, input.password, 'password', [input.email, input.username]));
+    errors.push(...passwordErrors(deps.config, input.password, 'password', [input.email, input.username, input.phone]));
   }
   return errors;
 }
@@ -50,12 +56,16 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
 
   const fields = account.signupFields;
+  const phone = fields.phone && raw.phone ? parsePhone(raw.phone) : undefined;
   const input: SignupInput = {
     email: fields.email && raw.email ? normalizeEmail(raw.email) : undefined,
     username: fields.username && raw.username ? raw.username.trim() : undefined,
+    // A malformed number stays as typed, so that it is reported invalid rather than missing.
+    phone: phone === undefined ? undefined : 'phone' in phone ? phone.phone : raw.phone,
     password: fields.password ? raw.password : undefined,
   };
   const errors = checkFields(deps, input);
+  if (phone && 'error' in phone) errors.push(phone.error);
   if (input.username && (await usernameExists(deps.db, input.username))) errors.push({ code: 'username_taken', param: 'username' });
   if (errors.length > 0) return invalid(...errors);
 
@@ -66,37 +76,77 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     return hideTakenEmail ? answerForTakenEmail(deps, ctx, input.email) : invalid({ code: 'email_taken', param: 'email' });
   }
 
-  const created = await deps.db.transaction().execute((tx) =>
-    createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now }),
-  );
+  if (input.phone && (await findPhoneNumber(deps.db, input.phone))) return answerForTakenPhone(deps, ctx, input);
+
+  let created;
+  try {
+    created = await deps.db.transaction().execute(async (tx) => {
+      const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now });
+      if (made && input.phone) await insertPhone(tx, { userId: made.userId, phone: input.phone, verified: false, now: ctx.now });
+      return made;
+    });
+  } catch (error) {
+    // Lost a race for the number: the unique index decided, and nothing was written.
+    if (input.phone && isUniqueViolation(error) && (await findPhoneNumber(deps.db, input.phone))) return answerForTakenPhone(deps, ctx, input);
+    throw error;
+  }
   if (!created) {
     // Lost a race for the same address or username.
     if (input.email && hideTakenEmail) return answerForTakenEmail(deps, ctx, input.email);
     return invalid(input.email && (await findEmailAddress(deps.db, input.email)) ? { code: 'email_taken', param: 'email' } : { code: 'username_taken', param: 'username' });
   }
   const user = (await findUserById(deps.db, created.userId))!;
+  const at = nowSeconds(ctx.now);
   const method: AuthMethod = input.email
-    ? { method: 'password', at: nowSeconds(ctx.now), email: input.email }
-    : { method: 'password', at: nowSeconds(ctx.now), username: input.username };
+    ? { method: 'password', at, email: input.email }
+    : input.username
+      ? { method: 'password', at, username: input.username }
+      : { method: 'password', at, phone: input.phone };
 
+  let emailFlow: VerifyEmailFlow | null = null;
   if (input.email && created.emailAddressId !== null && account.emailVerification !== 'none') {
     const target = { userId: user.id, emailAddressId: created.emailAddressId, email: input.email };
-    let flow;
     try {
-      flow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? method : null);
+      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? method : null);
     } catch (error) {
       // No mail, no account: the visitor can simply sign up again.
-      await deps.db.deleteFrom('users').where('id', '=', user.id).execute();
+      await deleteUser(deps.db, user.id);
       deps.log.error({ err: error }, 'verification mail failed; signup rolled back');
       return { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
     }
     if (account.emailVerification === 'mandatory') {
-      return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
+      return { kind: 'auth', ...(await startPendingFlow(deps, ctx, emailFlow)) };
     }
-    // Optional verification by code: logged in, with the code still pending.
-    if (flow.codeHash !== null) return { kind: 'auth', ...(await logIn(deps, ctx, user, method, { pendingFlow: flow }))! };
   }
+  // The reference's stage order: the email address first, then the phone number.
+  const phonePending = input.phone ? await phoneStage(deps, ctx, user, method) : null;
+  if (phonePending) {
+    // No SMS (or rate-limited), no account: as with mail, signing up again works.
+    if (phonePending.kind !== 'auth') await deleteUser(deps.db, user.id);
+    return phonePending;
+  }
+  // Optional verification by code: logged in, with the code still pending.
+  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, method, { pendingFlow: emailFlow }))! };
   return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+}
+
+/**
+ * A number that already has an account. With enumeration prevention the
+ * answer is the one a new signup would get (the stage it would stop at,
+ * pending), no account is made, and the number's owner gets a notice.
+ */
+async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: SignupInput): Promise<Outcome> {
+  const { account } = deps.config;
+  const emailFirst = input.email !== undefined && account.emailVerification === 'mandatory';
+  if (!account.preventEnumeration || !(emailFirst || account.phone.verificationEnabled)) return invalid({ code: 'phone_taken', param: 'phone' });
+  if (input.email && emailFirst) {
+    const allowed = await deps.limiter.consume('verify_phone', { ip: ctx.ip, key: input.phone });
+    if (allowed.ok) await sendPhoneTakenSms(deps, input.phone!).catch((error) => deps.log.error({ err: error }, 'phone-taken notice failed'));
+    return { kind: 'auth', ...(await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, input.email))) };
+  }
+  const started = await beginPhoneVerification(deps, ctx, { userId: null, phone: input.phone! }, null);
+  if (!started.ok) return started.outcome;
+  return { kind: 'auth', ...(await startPendingFlow(deps, ctx, started.flow)) };
 }
 
 async function answerForTakenEmail(deps: Deps, ctx: RequestContext, email: string): Promise<Outcome> {

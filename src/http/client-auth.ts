@@ -7,6 +7,7 @@ import { hashSecret } from '../security/secrets.js';
 import { findLiveSession, touchSession } from '../store/sessions.js';
 import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
+import { resolveAppCaller } from './app-tokens.js';
 
 /** What the http layer knows about the caller, resolved once per request. */
 export interface RequestAuth {
@@ -50,11 +51,13 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
         return reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
       }
     }
-    if (!rawKey) return;
     const now = deps.clock.now();
-    const found = await findLiveSession(deps.db, hashSecret(rawKey), now);
+    // App clients: the token strategy resolves X-Session-Token or an access token.
+    const appCaller = client === 'app' ? await resolveAppCaller(deps, request) : null;
+    if (!rawKey && !appCaller) return;
+    const found = appCaller ? appCaller.found : await findLiveSession(deps.db, hashSecret(rawKey!), now);
     if (!found) {
-      if (client === 'app') request.auth.staleToken = true;
+      if (client === 'app') request.auth.staleToken = appCaller!.stale;
       else request.auth.cookieAfter = undefined;
       return;
     }

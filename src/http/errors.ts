@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type HttpErrorCode } from './messages.js';
 import type { FieldError } from '../flows/outcome.js';
 
@@ -23,6 +23,11 @@ function validationErrors(errors: AjvError[], context: string | undefined): Fiel
       continue;
     }
     const field = e.instancePath.split('/').filter(Boolean)[0];
+    // An empty string for a field that needs text is a missing field, as Django's forms see it.
+    if (e.keyword === 'minLength' && e.params.limit === 1 && field) {
+      out.push({ code: 'required', param: field });
+      continue;
+    }
     out.push({ code: 'invalid', ...(field ? { param: field } : {}), message: e.keyword === 'type' ? `Expected ${String(e.params.type)}.` : undefined });
   }
   const seen = new Set<string>();
@@ -38,6 +43,14 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: HttpErrorCode }> 
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json' },
 };
+
+/**
+ * Errors Fastify raises before routing (a malformed URL such as `%E0%A4%A`),
+ * which the error handler never sees: the same envelope as everything else.
+ */
+export function frameworkErrorHandler(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send(errorBody(400, [{ code: 'bad_request' }]));
+}
 
 export function registerErrorHandling(app: FastifyInstance): void {
   const methodsByPath = new Map<string, Set<string>>();

@@ -5,6 +5,7 @@ import type { AuthState, Outcome } from '../flows/outcome.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
+import { noteAuthState } from './app-tokens.js';
 import { errorBody } from './messages.js';
 
 // The one table from flow outcomes to statuses and envelopes.
@@ -22,7 +23,10 @@ export function userView(user: User) {
 /** The flows a client may take next, in the reference's order, the pending one marked. */
 export function flowsFor(config: Config, _client: ClientKind, session: Session | null) {
   const flows: Array<{ id: string; is_pending?: boolean }> = [{ id: 'login' }];
+  if (config.account.loginByCode.enabled) flows.push({ id: 'login_by_code' });
   if (config.account.signupOpen) flows.push({ id: 'signup' });
+  // The reference lists this one always when it is on, pending or not.
+  if (config.account.passwordReset.byCode) flows.push({ id: 'password_reset_by_code', is_pending: false });
   const pending = session?.flow;
   if (pending) {
     const existing = flows.find((f) => f.id === pending.id);
@@ -35,11 +39,13 @@ export function flowsFor(config: Config, _client: ClientKind, session: Session |
 function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const client = request.auth.client;
   const tokenMeta = client === 'app' && state.newSessionKey ? { session_token: state.newSessionKey } : {};
+  // The token strategy adds its tokens to app responses (app-tokens.ts).
+  if (client === 'app') noteAuthState(request, state);
   if (state.user && state.session?.userId === state.user.id) {
     return {
       status: 200,
       data: { user: userView(state.user), methods: state.session.methods },
-      meta: { is_authenticated: true, ...tokenMeta },
+      meta: { is_authenticated: true, ...tokenMeta, ...state.tokens },
     };
   }
   // An app that sent a token we no longer know is told to drop it (410),
@@ -90,5 +96,27 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       return reply.code(429).send({ status: 429 });
     case 'unavailable':
       return reply.code(503).send(errorBody(503, outcome.errors));
+    case 'tokens':
+      return reply.code(200).send({ status: 200, data: outcome.tokens });
+    case 'phone_numbers': {
+      const status = outcome.accepted ? 202 : 200;
+      return reply.code(status).send({ status, data: outcome.phones.map((p) => ({ phone: p.phone, verified: p.verified })) });
+    }
+    case 'password_reset_info':
+      return reply.code(200).send({ status: 200, data: { user: userView(outcome.user) } });
+    case 'email_addresses':
+      return reply.code(200).send({ status: 200, data: outcome.addresses.map((a) => ({ email: a.email, primary: a.primary, verified: a.verified })) });
+    case 'session_list':
+      return reply.code(200).send({
+        status: 200,
+        data: outcome.sessions.map((s) => ({
+          id: s.id,
+          user_agent: s.userAgent,
+          ip: s.ip,
+          created_at: s.createdAt / 1000,
+          last_seen_at: s.lastSeenAt / 1000,
+          is_current: s.id === outcome.currentId,
+        })),
+      });
   }
 }

@@ -56,8 +56,9 @@ export const AuthMeta = Type.Object({
   // A type list rather than anyOf: the serializer then needs no validation pass.
   is_authenticated: Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description: 'null only on 410: the session token is gone.' }),
   session_token: Type.Optional(Type.String({ description: 'App clients: the new session token, when it changed.' })),
-  access_token: Type.Optional(Type.String()),
-  refresh_token: Type.Optional(Type.String()),
+  access_token: Type.Optional(Type.String({ description: 'App clients under the JWT strategy: on authentication and on refresh.' })),
+  refresh_token: Type.Optional(Type.String({ description: 'App clients under the JWT strategy: with access_token, when refresh tokens rotate or are new.' })),
+  expires_in: Type.Optional(Type.Integer({ description: 'Only when a custom token strategy adds it to its access-token payload.' })),
 });
 
 export const AuthResponse = Type.Object(

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
-import { registerErrorHandling } from './errors.js';
+import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -11,6 +11,14 @@ import { sessionRoutes } from './routes/auth-session.js';
 import { accountAuthRoutes } from './routes/auth-account.js';
 import { emailVerificationRoutes } from './routes/email-verification.js';
 import { accountPasswordRoutes } from './routes/account-password.js';
+import { passwordResetRoutes } from './routes/password-reset.js';
+import { loginByCodeRoutes } from './routes/login-by-code.js';
+import { accountEmailRoutes } from './routes/account-email.js';
+import { userSessionRoutes } from './routes/auth-sessions.js';
+import { accountDeletionRoutes } from './routes/account-deletion.js';
+import { phoneRoutes } from './routes/phone.js';
+import { registerAppTokens } from './app-tokens.js';
+import { tokenRoutes } from './routes/tokens.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
 
@@ -22,6 +30,16 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   accountAuthRoutes(app, deps);
   emailVerificationRoutes(app, deps);
   accountPasswordRoutes(app, deps);
+  passwordResetRoutes(app, deps);
+  loginByCodeRoutes(app, deps);
+  accountEmailRoutes(app, deps);
+  userSessionRoutes(app, deps);
+  accountDeletionRoutes(app, deps);
+  phoneRoutes(app, deps);
+  if (client === 'app') {
+    registerAppTokens(app, deps);
+    tokenRoutes(app, deps);
+  }
 }
 
 export async function createHttpServer(deps: Deps, logger: object | boolean): Promise<FastifyInstance> {
@@ -34,6 +52,7 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
     return503OnClosing: true,
     forceCloseConnections: true,
+    frameworkErrors: frameworkErrorHandler,
   });
   registerErrorHandling(app);
 

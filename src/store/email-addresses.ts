@@ -40,3 +40,56 @@ export async function markEmailVerified(conn: Conn, id: number): Promise<boolean
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** A user's addresses, the primary one first. */
+export async function listUserEmailAddresses(conn: Conn, userId: number): Promise<EmailAddress[]> {
+  const rows = await conn
+    .selectFrom('email_addresses')
+    .select(['id', 'user_id', 'email', 'verified', 'is_primary'])
+    .where('user_id', '=', userId)
+    .orderBy('is_primary', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map(toEmailAddress);
+}
+
+/**
+ * Adds an address; null when it is taken, by anyone, meanwhile included:
+ * the unique index decides, so two accounts can never both win it.
+ */
+export async function insertEmailAddress(
+  conn: Conn,
+  input: { userId: number; email: string; primary: boolean; now: number },
+): Promise<EmailAddress | null> {
+  const row = await conn
+    .insertInto('email_addresses')
+    .values({
+      user_id: input.userId,
+      email: input.email,
+      email_lower: input.email.toLowerCase(),
+      verified: 0,
+      is_primary: input.primary ? 1 : 0,
+      created_at: input.now,
+    })
+    .onConflict((oc) => oc.column('email_lower').doNothing())
+    .returning(['id', 'user_id', 'email', 'verified', 'is_primary'])
+    .executeTakeFirst();
+  return row ? toEmailAddress(row) : null;
+}
+
+export async function deleteEmailAddress(conn: Conn, id: number): Promise<void> {
+  await conn.deleteFrom('email_addresses').where('id', '=', id).execute();
+}
+
+/** Deletes the user's addresses other than `keepId`, e.g. the old one once a change is verified. */
+export async function deleteOtherEmailAddresses(conn: Conn, userId: number, keepId: number, opts: { onlyUnverified?: boolean } = {}): Promise<void> {
+  let query = conn.deleteFrom('email_addresses').where('user_id', '=', userId).where('id', '!=', keepId);
+  if (opts.onlyUnverified) query = query.where('verified', '=', 0).where('is_primary', '=', 0);
+  await query.execute();
+}
+
+/** Makes `id` the user's one primary address; run in a transaction. */
+export async function setPrimaryEmailAddress(conn: Conn, userId: number, id: number): Promise<void> {
+  await conn.updateTable('email_addresses').set({ is_primary: 0 }).where('user_id', '=', userId).where('id', '!=', id).execute();
+  await conn.updateTable('email_addresses').set({ is_primary: 1 }).where('id', '=', id).where('user_id', '=', userId).execute();
+}

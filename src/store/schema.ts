@@ -58,9 +58,48 @@ export interface OneTimeKeysTable {
   used_at: number | null;
 }
 
+export interface PhoneNumbersTable {
+  id: Generated<number>;
+  /** One number per account. */
+  user_id: number;
+  /** E.164, unique across accounts. */
+  phone: string;
+  verified: number;
+  created_at: number;
+}
+
+/** Self-service account deletions, kept after the account itself is gone. */
+export interface AccountDeletionsTable {
+  id: Generated<number>;
+  /** The deleted user's id; no foreign key, the row outlives the user. */
+  user_id: number;
+  deleted_at: number;
+  ip: string;
+  user_agent: string;
+}
+
+/** Refresh tokens of the JWT strategy, by hash; a rotation chain shares a family. */
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  family_id: string;
+  session_id: number;
+  created_at: number;
+  expires_at: number;
+  /** Set once, atomically, when the token is rotated away. */
+  used_at: number | null;
+  successor_id: number | null;
+  /** The successor encrypted under this token, for the reuse grace window. */
+  successor_sealed: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   email_addresses: EmailAddressesTable;
   sessions: SessionsTable;
   one_time_keys: OneTimeKeysTable;
+  refresh_tokens: RefreshTokensTable;
+  account_deletions: AccountDeletionsTable;
+  phone_numbers: PhoneNumbersTable;
 }

@@ -208,3 +208,48 @@ export async function deleteExpiredSessions(conn: Conn, now: number): Promise<nu
   const result = await conn.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Like reserveFlowAttempt, but answers which attempt this was (1-based), or
+ * null when the budget was already spent, so the caller that spends the last
+ * attempt knows to drop the flow even when guesses arrive in parallel.
+ */
+export async function takeFlowAttempt(conn: Conn, id: number, max: number): Promise<number | null> {
+  const row = await conn
+    .updateTable('sessions')
+    .set((eb) => ({ flow_attempts: eb('flow_attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('flow', 'is not', null)
+    .where('flow_attempts', '<', max)
+    .returning('flow_attempts')
+    .executeTakeFirst();
+  return row ? row.flow_attempts : null;
+}
+
+/** Gives back an attempt a correct answer reserved: only wrong answers spend the budget. */
+export async function refundFlowAttempt(conn: Conn, id: number): Promise<void> {
+  await conn
+    .updateTable('sessions')
+    .set((eb) => ({ flow_attempts: eb('flow_attempts', '-', 1) }))
+    .where('id', '=', id)
+    .where('flow_attempts', '>', 0)
+    .execute();
+}
+
+/** The user's live sessions, oldest first. */
+export async function listUserSessions(conn: Conn, userId: number, now: number): Promise<Session[]> {
+  const rows = await conn
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'methods', 'flow', 'flow_attempts', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('id')
+    .execute();
+  return rows.map(toSession);
+}
+
+/** Ends the given sessions of a user; ids of other users' sessions are ignored. */
+export async function deleteUserSessionsById(conn: Conn, userId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await conn.deleteFrom('sessions').where('user_id', '=', userId).where('id', 'in', ids).execute();
+}

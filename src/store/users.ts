@@ -98,8 +98,13 @@ export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: numb
       created_at: input.now,
       password_changed_at: input.now,
     })
+    // The check above cannot see a concurrent signup that has not committed;
+    // on PostgreSQL the unique index then makes this insert wait for it, and
+    // DO NOTHING turns its win into "taken" instead of an exception.
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!user) return null;
   let emailAddressId: number | null = null;
   if (input.email) {
     const address = await tx
@@ -112,8 +117,13 @@ export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: numb
         is_primary: 1,
         created_at: input.now,
       })
+      .onConflict((oc) => oc.doNothing())
       .returning('id')
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!address) {
+      await tx.deleteFrom('users').where('id', '=', user.id).execute();
+      return null;
+    }
     emailAddressId = address.id;
   }
   return { userId: user.id, emailAddressId };
@@ -129,4 +139,13 @@ export async function setPasswordHash(conn: Conn, userId: number, hash: string, 
 
 export async function recordLogin(conn: Conn, userId: number, now: number): Promise<void> {
   await conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
+}
+
+/**
+ * Deletes the user; addresses, sessions and keys go with it (foreign keys
+ * cascade), so the address is free again. False when it was already gone.
+ */
+export async function deleteUser(conn: Conn, userId: number): Promise<boolean> {
+  const result = await conn.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }

@@ -34,6 +34,14 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
       try {
+        // pg's Pool.end() resolves before its connections have finished
+        // closing; FORCE would cut one mid-goodbye and its client would
+        // raise an uncaught error in the test process. Let them go first.
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();

@@ -9,7 +9,7 @@ import { authResponses } from '../schemas.js';
 
 const ChangePasswordBody = Type.Object({
   current_password: Type.Optional(Type.String({ description: 'Omit only when the account has no password yet.' })),
-  new_password: Type.String(),
+  new_password: Type.String({ minLength: 1 }),
 });
 
 export function accountPasswordRoutes(scope: FastifyInstance, deps: Deps): void {

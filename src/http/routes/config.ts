@@ -26,9 +26,10 @@ export function configBody(config: Config) {
         login_methods: methods,
         is_open_for_signup: config.account.signupOpen,
         email_verification_by_code_enabled: config.account.emailVerificationByCode,
-        login_by_code_enabled: false,
-        password_reset_by_code_enabled: false,
-        authentication_method: methods.length > 1 ? 'username_email' : methods[0]!,
+        login_by_code_enabled: config.account.loginByCode.enabled,
+        password_reset_by_code_enabled: config.account.passwordReset.byCode,
+        // The legacy setting knows no phone: a single email or username login keeps its name, anything else is username_email.
+        authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
     },
   };

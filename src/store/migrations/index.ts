@@ -1,8 +1,14 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_initial.js';
+import * as m002 from './002_account_management.js';
+import * as m003 from './003_refresh_tokens.js';
+import * as m004 from './004_phone_numbers.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
 export const migrations: Record<string, Migration> = {
   '001_initial': m001,
+  '002_account_management': m002,
+  '003_refresh_tokens': m003,
+  '004_phone_numbers': m004,
 };

@@ -1,0 +1,27 @@
+import type { Deps, RequestContext } from './context.js';
+import { notAuthenticated, type Outcome } from './outcome.js';
+import { deleteUserSessions } from '../store/sessions.js';
+import { deleteUser } from '../store/users.js';
+import { recordAccountDeletion } from '../store/account-deletions.js';
+import { recentlyAuthenticated } from './session-ops.js';
+
+/**
+ * DELETE /account (beyond the reference): the user deletes their own
+ * account after a recent reauthentication. Sessions, addresses and keys go
+ * with it in one transaction, the addresses become free for a new signup,
+ * and the deletion is recorded (who, when, from where; no personal data).
+ */
+export async function deleteAccount(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  const { user, session } = ctx;
+  if (!user || !session) return notAuthenticated;
+  if (!recentlyAuthenticated(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
+  await deps.db.transaction().execute(async (tx) => {
+    // Explicit, not only by cascade: tokens bound to these sessions must die with them.
+    await deleteUserSessions(tx, user.id, null);
+    if (await deleteUser(tx, user.id)) {
+      await recordAccountDeletion(tx, { userId: user.id, now: ctx.now, ip: ctx.ip, userAgent: ctx.userAgent });
+    }
+  });
+  deps.log.info({ userId: user.id }, 'account deleted by its user');
+  return { kind: 'auth', session: null, user: null, sessionEnded: true };
+}

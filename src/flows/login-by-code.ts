@@ -1,0 +1,145 @@
+import type { Deps, RequestContext } from './context.js';
+import type { CodeRecipient, LoginByCodeFlow, Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { conflict, invalid, type Outcome } from './outcome.js';
+import { emailError, normalizeEmail } from './validate.js';
+import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
+import { findEmailAddress, markEmailVerified } from '../store/email-addresses.js';
+import { findUserById } from '../store/users.js';
+import { replaceFlow } from '../store/sessions.js';
+import { sendLoginCode, sendUnknownAccount } from '../messaging/notices.js';
+import { checkFlowCode } from './code-attempt.js';
+import { sendLoginCodeSms } from '../messaging/sms/notices.js';
+import { markPhoneVerified } from '../store/phones.js';
+import { dropFlow, logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+
+// Passwordless login: a code goes to the recipient and the session holds a
+// pending login_by_code flow until it comes back. The flow names its
+// recipient generically so that SMS can join email as a channel.
+
+function undelivered(recipient: CodeRecipient): Outcome {
+  return { kind: 'unavailable', errors: [{ code: 'email' in recipient ? 'mail_unavailable' : 'sms_unavailable' }] };
+}
+
+/** Sends the code, or for a recipient with no account (code null) a notice saying so. */
+async function deliver(deps: Deps, recipient: CodeRecipient, code: string | null): Promise<void> {
+  if ('email' in recipient) {
+    await (code === null ? sendUnknownAccount(deps, recipient.email) : sendLoginCode(deps, recipient.email, code));
+    return;
+  }
+  // A number with no account is texted nothing: an SMS to any number anyone types would make this an SMS cannon.
+  if (code !== null) await sendLoginCodeSms(deps, recipient.phone, code);
+}
+
+/**
+ * Starts the flow for a recipient, known (`user`) or not: both cost one
+ * message and answer the same, so the answer reveals no account.
+ */
+export async function beginLoginByCode(deps: Deps, ctx: RequestContext, recipient: CodeRecipient, user: User | null): Promise<Outcome> {
+  const code = randomCode();
+  const flow: LoginByCodeFlow = {
+    id: 'login_by_code',
+    userId: user?.id ?? null,
+    recipient,
+    codeHash: hashSecret(user ? code : randomKey()),
+    expiresAt: ctx.now + deps.config.account.loginByCode.timeout * 1000,
+    resends: 0,
+  };
+  try {
+    await deliver(deps, recipient, user ? code : null);
+  } catch (error) {
+    deps.log.error({ err: error }, 'login code delivery failed');
+    return undelivered(recipient);
+  }
+  return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
+}
+
+/** POST /auth/code/request {email}. */
+export async function requestLoginCode(deps: Deps, ctx: RequestContext, input: { email?: string }): Promise<Outcome> {
+  if (ctx.user) return conflict;
+  if (input.email === undefined) return invalid({ code: 'required', param: 'email' });
+  const email = normalizeEmail(input.email);
+  const error = emailError(email);
+  if (error) return invalid(error);
+  // The reference answers this limit as a failed login, on the email field.
+  const limit = await deps.limiter.consume('request_login_code', { ip: ctx.ip, key: email });
+  if (!limit.ok) return invalid({ code: 'too_many_login_attempts', param: 'email' });
+
+  const address = await findEmailAddress(deps.db, email);
+  const owner = address ? await findUserById(deps.db, address.userId) : null;
+  const user = owner?.isActive ? owner : null;
+  if (!user && !deps.config.account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
+  return beginLoginByCode(deps, ctx, { email: address?.email ?? email }, user);
+}
+
+function pendingLogin(session: Session | null): LoginByCodeFlow | null {
+  return session?.flow?.id === 'login_by_code' ? session.flow : null;
+}
+
+/**
+ * POST /auth/code/confirm. Wrong codes spend the attempt budget; the login
+ * completes only if the session still holds this very flow, so a code logs
+ * in once however many requests carry it.
+ */
+export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: string): Promise<Outcome> {
+  const session = ctx.session;
+  const flow = pendingLogin(session);
+  if (!session || !flow) return conflict;
+  const verdict = await checkFlowCode(deps, session, flow, code, deps.config.account.loginByCode.maxAttempts, ctx.now);
+  if (verdict === 'gone') return conflict;
+  if (verdict === 'wrong') return invalid({ code: 'incorrect_code', param: 'code' });
+  const user = await findUserById(deps.db, flow.userId!);
+  if (!user?.isActive) {
+    await dropFlow(deps, session);
+    return conflict;
+  }
+  return deps.db.transaction().execute(async (tx): Promise<Outcome> => {
+    const state = await logIn(deps, ctx, user, { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient }, { conn: tx, expectFlow: flow });
+    if (!state) return conflict;
+    // The code reached the address, which proves it belongs to the user.
+    if ('email' in flow.recipient) {
+      const address = await findEmailAddress(tx, flow.recipient.email);
+      if (address?.userId === user.id) await markEmailVerified(tx, address.id);
+    } else {
+      await markPhoneVerified(tx, user.id, flow.recipient.phone);
+    }
+    return { kind: 'auth', ...state };
+  });
+}
+
+/**
+ * POST /auth/code/resend: a new code for the pending login, up to the
+ * configured number of times. The attempt count is kept, so resending never
+ * buys more guesses.
+ */
+export async function resendLoginCode(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  const session = ctx.session;
+  const flow = pendingLogin(session);
+  const settings = deps.config.account.loginByCode;
+  if (!session || !flow || flow.resends >= settings.maxResends) return conflict;
+  if (flow.expiresAt <= ctx.now) {
+    await dropFlow(deps, session);
+    return conflict;
+  }
+  const key = 'email' in flow.recipient ? flow.recipient.email : flow.recipient.phone;
+  const limit = await deps.limiter.consume('request_login_code', { ip: ctx.ip, key });
+  if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+
+  const code = randomCode();
+  const next: LoginByCodeFlow = {
+    ...flow,
+    codeHash: hashSecret(flow.userId === null ? randomKey() : code),
+    expiresAt: ctx.now + settings.timeout * 1000,
+    resends: flow.resends + 1,
+  };
+  if (!(await replaceFlow(deps.db, session.id, next, flow))) return conflict;
+  // As in the reference, an unknown recipient gets no second notice.
+  if (flow.userId === null) return { kind: 'ok' };
+  try {
+    await deliver(deps, flow.recipient, code);
+  } catch (error) {
+    deps.log.error({ err: error }, 'login code delivery failed');
+    return undelivered(flow.recipient);
+  }
+  return { kind: 'ok' };
+}

@@ -1,0 +1,200 @@
+import type { Deps, RequestContext } from './context.js';
+import type { PasswordResetByCodeFlow, Session } from '../domain/session.js';
+import type { User } from '../domain/user.js';
+import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
+import { emailError, normalizeEmail, passwordErrors } from './validate.js';
+import { hashPassword } from '../security/passwords.js';
+import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
+import { findUsableKey, insertOneTimeKey, spendKey, spendUserKeys, type OneTimeKey } from '../store/one-time-keys.js';
+import { findEmailAddress, listUserEmailAddresses, markEmailVerified } from '../store/email-addresses.js';
+import { findUserById, setPasswordHash } from '../store/users.js';
+import { deleteUserSessions, updateSessionState } from '../store/sessions.js';
+import type { Conn } from '../store/db.js';
+import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../messaging/notices.js';
+import { checkFlowCode } from './code-attempt.js';
+import { cycleKey, logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+import { findPhoneOfUser, markPhoneVerified } from '../store/phones.js';
+
+// Password reset by link (a one-time key in the database) or by code (a code
+// hash in the session's pending flow), as ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED says.
+
+const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
+
+/**
+ * POST /auth/password/request. Known and unknown addresses take the same
+ * path and cost: a lookup, then one mail (the reset, or an "unknown account"
+ * notice), then the same answer.
+ */
+export async function requestPasswordReset(deps: Deps, ctx: RequestContext, input: { email?: string }): Promise<Outcome> {
+  const { account } = deps.config;
+  if (input.email === undefined) return invalid({ code: 'required', param: 'email' });
+  const email = normalizeEmail(input.email);
+  const error = emailError(email);
+  if (error) return invalid(error);
+  const limit = await deps.limiter.consume('reset_password', { ip: ctx.ip, key: email });
+  if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+
+  const address = await findEmailAddress(deps.db, email);
+  const owner = address ? await findUserById(deps.db, address.userId) : null;
+  const user = owner?.isActive ? owner : null;
+  if (!user && !account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
+  const to = address?.email ?? email;
+
+  if (account.passwordReset.byCode) {
+    const code = randomCode();
+    const flow: PasswordResetByCodeFlow = {
+      id: 'password_reset_by_code',
+      userId: user?.id ?? null,
+      email: to,
+      codeHash: hashSecret(user ? code : randomKey()),
+      expiresAt: ctx.now + account.passwordReset.byCodeTimeout * 1000,
+    };
+    if (!(await mailed(deps, user ? sendPasswordReset(deps, to, { code }) : sendUnknownAccount(deps, to)))) return mailUnavailable;
+    return { kind: 'auth', ...(await holdFlow(deps, ctx, flow)) };
+  }
+
+  let sending: Promise<void>;
+  if (user && address) {
+    const key = randomKey(24);
+    await insertOneTimeKey(deps.db, {
+      purpose: 'password_reset',
+      keyHash: hashSecret(key),
+      userId: user.id,
+      emailAddressId: address.id,
+      email: to,
+      now: ctx.now,
+      expiresAt: ctx.now + account.passwordReset.keyTimeout * 1000,
+    });
+    sending = sendPasswordReset(deps, to, { key });
+  } else {
+    sending = sendUnknownAccount(deps, to);
+  }
+  return (await mailed(deps, sending)) ? { kind: 'ok' } : mailUnavailable;
+}
+
+async function mailed(deps: Deps, sending: Promise<void>): Promise<boolean> {
+  try {
+    await sending;
+    return true;
+  } catch (error) {
+    deps.log.error({ err: error }, 'password reset mail failed');
+    return false;
+  }
+}
+
+/** A logged-in visitor keeps their login while the reset code is pending. */
+export async function holdFlow(deps: Deps, ctx: RequestContext, flow: PasswordResetByCodeFlow): Promise<AuthState> {
+  if (!ctx.session || !ctx.user) return startPendingFlow(deps, ctx, flow);
+  const session: Session = { ...ctx.session, flow, flowAttempts: 0 };
+  await updateSessionState(deps.db, session.id, { userId: session.userId, methods: session.methods, flow, flowAttempts: 0 });
+  return { session, user: ctx.user };
+}
+
+function pendingReset(session: Session | null): PasswordResetByCodeFlow | null {
+  return session?.flow?.id === 'password_reset_by_code' ? session.flow : null;
+}
+
+/** What a key or code proves: the account to reset, and how to spend the proof. */
+type Proof = { user: User; emailAddressId: number | null } & ({ by: 'key'; key: OneTimeKey } | { by: 'code'; session: Session; flow: PasswordResetByCodeFlow });
+
+async function prove(deps: Deps, ctx: RequestContext, key: string): Promise<Proof | Outcome> {
+  if (deps.config.account.passwordReset.byCode) {
+    const session = ctx.session;
+    const flow = pendingReset(session);
+    if (!session || !flow) return conflict;
+    const verdict = await checkFlowCode(deps, session, flow, key, deps.config.account.passwordReset.byCodeMaxAttempts, ctx.now);
+    if (verdict === 'gone') return conflict;
+    if (verdict === 'wrong') return invalid({ code: 'incorrect_code', param: 'key' });
+    const user = await findUserById(deps.db, flow.userId!);
+    if (!user?.isActive) return conflict;
+    const address = flow.email === null ? null : await findEmailAddress(deps.db, flow.email);
+    return { by: 'code', user, session, flow, emailAddressId: address?.userId === user.id ? address.id : null };
+  }
+  const found = await findUsableKey(deps.db, 'password_reset', hashSecret(key), ctx.now);
+  const user = found ? await findUserById(deps.db, found.userId) : null;
+  // A key dies with the password it was issued for.
+  if (!found || !user?.isActive || found.createdAt <= user.passwordChangedAt) return invalid({ code: 'invalid_password_reset', param: 'key' });
+  return { by: 'key', user, key: found, emailAddressId: found.emailAddressId };
+}
+
+const isProof = (value: Proof | Outcome): value is Proof => 'by' in value;
+
+/**
+ * GET /auth/password/reset: whose password a key or code would reset. The
+ * code arrived by mail, so a correct one also verifies that address.
+ */
+export async function describePasswordReset(deps: Deps, ctx: RequestContext, key: string): Promise<Outcome> {
+  const limit = await deps.limiter.consume('reset_password_from_key', { ip: ctx.ip });
+  if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+  const proof = await prove(deps, ctx, key);
+  if (!isProof(proof)) return proof;
+  if (proof.by === 'code' && proof.emailAddressId !== null) await markEmailVerified(deps.db, proof.emailAddressId);
+  return { kind: 'password_reset_info', user: proof.user };
+}
+
+/**
+ * POST /auth/password/reset. The key or code is spent in the same
+ * transaction that sets the password, conditionally, so parallel requests
+ * redeem it once. Every other session of the user ends, and its failed-login
+ * counters are cleared.
+ */
+export async function resetPassword(deps: Deps, ctx: RequestContext, input: { key: string; password: string }): Promise<Outcome> {
+  const limit = await deps.limiter.consume('reset_password_from_key', { ip: ctx.ip });
+  if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+  const proof = await prove(deps, ctx, input.key);
+  if (!isProof(proof)) return proof;
+  const { user } = proof;
+  const errors = passwordErrors(deps.config, input.password, 'password', [user.email, user.username]);
+  if (errors.length > 0) return invalid(...errors);
+
+  const hash = await hashPassword(input.password);
+  const updated: User = { ...user, passwordHash: hash, passwordChangedAt: ctx.now };
+  const outcome = await deps.db.transaction().execute(async (tx): Promise<Outcome> => {
+    const spent = await spendProof(tx, ctx, proof);
+    if (spent !== null) return spent;
+    await setPasswordHash(tx, user.id, hash, ctx.now);
+    await spendUserKeys(tx, user.id, 'password_reset', ctx.now);
+    if (proof.emailAddressId !== null) await markEmailVerified(tx, proof.emailAddressId);
+    // A code texted to the number proves the number, as a mailed one proves the address.
+    if (proof.by === 'code' && proof.flow.phone) await markPhoneVerified(tx, user.id, proof.flow.phone);
+    await deleteUserSessions(tx, user.id, ctx.session?.id ?? null);
+    return { kind: 'auth', ...(await sessionAfterReset(deps, tx, ctx, updated, proof)) };
+  });
+  if (outcome.kind !== 'auth') return outcome;
+
+  await clearFailedLogins(deps, ctx, user);
+  if (user.email) {
+    await sendPasswordChanged(deps, user.email).catch((error) => deps.log.warn({ err: error }, 'password-changed notice failed'));
+  }
+  return outcome;
+}
+
+/** Spends the key or ends the code flow; an outcome when a parallel request spent it first. */
+async function spendProof(tx: Conn, ctx: RequestContext, proof: Proof): Promise<Outcome | null> {
+  if (proof.by === 'key') {
+    return (await spendKey(tx, proof.key.id, ctx.now)) ? null : invalid({ code: 'invalid_password_reset', param: 'key' });
+  }
+  const { session, flow } = proof;
+  const cleared = await updateSessionState(tx, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, flow);
+  return cleared ? null : conflict;
+}
+
+/** Logged in per ACCOUNT_LOGIN_ON_PASSWORD_RESET; otherwise the session stays as it was, minus the flow. */
+async function sessionAfterReset(deps: Deps, tx: Conn, ctx: RequestContext, user: User, proof: Proof): Promise<AuthState> {
+  if (deps.config.account.passwordReset.loginOnReset) {
+    const email = proof.by === 'key' ? proof.key.email : proof.flow.email;
+    return (await logIn(deps, ctx, user, { method: 'password_reset', at: nowSeconds(ctx.now), ...(email ? { email } : {}) }, { conn: tx }))!;
+  }
+  const session = ctx.session && proof.by === 'code' ? { ...ctx.session, flow: null, flowAttempts: 0 } : ctx.session;
+  // The user's own session survives the reset with a new key, as after a password change.
+  if (session && ctx.user?.id === user.id) return { session, user, newSessionKey: await cycleKey(deps, tx, session) };
+  return { session, user: ctx.user };
+}
+
+/** A successful reset lifts the failed-login lockout on every identifier of the account. */
+async function clearFailedLogins(deps: Deps, ctx: RequestContext, user: User): Promise<void> {
+  const addresses = await listUserEmailAddresses(deps.db, user.id);
+  const phone = await findPhoneOfUser(deps.db, user.id);
+  const keys = [...addresses.map((a) => a.email), ...(user.username ? [user.username] : []), ...(phone ? [phone.phone] : [])];
+  await Promise.all(keys.map((key) => deps.limiter.clear('login_failed', { ip: ctx.ip, key })));
+}

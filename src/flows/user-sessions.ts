@@ -1,0 +1,23 @@
+import type { Deps, RequestContext } from './context.js';
+import { invalid, notAuthenticated, type Outcome } from './outcome.js';
+import { deleteUserSessionsById, listUserSessions } from '../store/sessions.js';
+
+// GET|DELETE /auth/sessions: the signed-in user's sessions, to review and end.
+
+export async function listSessions(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  if (!ctx.user || !ctx.session) return notAuthenticated;
+  return { kind: 'session_list', sessions: await listUserSessions(deps.db, ctx.user.id, ctx.now), currentId: ctx.session.id };
+}
+
+/** Ends the given sessions; ending the current one is a logout. */
+export async function endSessions(deps: Deps, ctx: RequestContext, ids: number[]): Promise<Outcome> {
+  const { user, session } = ctx;
+  if (!user || !session) return notAuthenticated;
+  if (ids.length === 0) return invalid({ code: 'required', param: 'sessions' });
+  const own = new Set((await listUserSessions(deps.db, user.id, ctx.now)).map((s) => s.id));
+  const unknown = ids.find((id) => !own.has(id));
+  if (unknown !== undefined) return invalid({ code: 'invalid_choice', param: 'sessions', message: `Select a valid choice. ${unknown} is not one of the available choices.` });
+  await deleteUserSessionsById(deps.db, user.id, [...new Set(ids)]);
+  if (ids.includes(session.id)) return { kind: 'auth', session: null, user: null, sessionEnded: true };
+  return listSessions(deps, ctx);
+}

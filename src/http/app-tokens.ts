@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../flows/context.js';
+import type { AuthState } from '../flows/outcome.js';
+import type { LiveSession } from '../tokens/strategy.js';
+
+// The app client's side of the token strategy: which session a request's
+// X-Session-Token or `Authorization: <scheme> <token>` names, and the tokens
+// a response hands out when a session becomes authenticated.
+
+/** The raw session key the caller presented, for issuing tokens without a key change. */
+const presentedKeys = new WeakMap<FastifyRequest, string>();
+/** The authentication state a response renders, noted by render.ts. */
+const renderedStates = new WeakMap<FastifyRequest, AuthState>();
+
+export function noteAuthState(request: FastifyRequest, state: AuthState): void {
+  renderedStates.set(request, state);
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The credential of `Authorization: <scheme> <token>` when the scheme word is ours (case-insensitive, RFC 9110). */
+export function bearerToken(value: string | undefined, scheme: string): string | undefined {
+  if (!value) return undefined;
+  const match = /^(\S+) +(\S+)$/.exec(value.trim());
+  return match && match[1]!.toLowerCase() === scheme.toLowerCase() ? match[2] : undefined;
+}
+
+/**
+ * The app caller's session: X-Session-Token first, as in the reference, then
+ * an access token. Null when the request carries neither. `stale` marks a
+ * credential that once was good and whose session is gone (answered 410).
+ * Tokens are read from headers only, never from the query string (spec 5.2).
+ */
+export async function resolveAppCaller(deps: Deps, request: FastifyRequest): Promise<{ found: LiveSession | null; stale: boolean } | null> {
+  const sessionToken = header(request, 'x-session-token');
+  if (sessionToken) {
+    const found = await deps.tokens.lookupSession(sessionToken);
+    if (found) presentedKeys.set(request, found.sessionKey);
+    return { found, stale: !found };
+  }
+  const accessToken = deps.tokens.authenticate ? bearerToken(header(request, 'authorization'), deps.config.tokens.jwt.authorizationHeaderScheme) : undefined;
+  if (accessToken === undefined) return null;
+  const result = await deps.tokens.authenticate!(accessToken);
+  if (result === null || result === 'gone') return { found: null, stale: result === 'gone' };
+  presentedKeys.set(request, result.sessionKey);
+  return { found: result, stale: false };
+}
+
+/**
+ * Adds the strategy's tokens to an app response's meta: the session token in
+ * the strategy's form, and access (and refresh) tokens whenever this request
+ * authenticated the session — login, signup, code or email confirmation, a
+ * completed second factor — or gave an authenticated session a new key.
+ */
+export function registerAppTokens(app: FastifyInstance, deps: Deps): void {
+  app.addHook('preSerialization', async (request: FastifyRequest, _reply, payload: unknown) => {
+    const state = renderedStates.get(request);
+    const body = payload as { meta?: Record<string, unknown> } | null;
+    if (!state || !body?.meta) return payload;
+    const meta = { ...body.meta };
+    if (state.newSessionKey && state.session && meta.session_token === state.newSessionKey) {
+      meta.session_token = await deps.tokens.createSessionToken({ sessionKey: state.newSessionKey, session: state.session });
+    }
+    const { session, user } = state;
+    const authenticated = meta.is_authenticated === true && user !== null && session !== null && session.userId === user.id;
+    const before = request.auth.user;
+    const changed = !before || before.id !== user?.id || state.newSessionKey !== undefined;
+    const sessionKey = state.newSessionKey ?? presentedKeys.get(request);
+    if (authenticated && changed && !state.tokens && sessionKey) {
+      const issued = await deps.tokens.createAccessTokenPayload({ sessionKey, session: session!, user: user! });
+      // The strategy adds fields; it never replaces the ones the flow set.
+      for (const [name, value] of Object.entries(issued ?? {})) if (!(name in meta)) meta[name] = value;
+    }
+    return { ...body, meta };
+  });
+}

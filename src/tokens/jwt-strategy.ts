@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config/config.js';
+import type { User } from '../domain/user.js';
+import type { Db } from '../store/db.js';
+import type { Clock, Logger } from '../flows/context.js';
+import { hashSecret } from '../security/secrets.js';
+import { findRefreshToken, insertRefreshToken } from '../store/refresh-tokens.js';
+import { buildClaims, signToken, verifyToken } from './jwt.js';
+import { VerifiedTokenCache, type VerifiedAccess } from './verified-cache.js';
+import type { SigningKeys } from './keys.js';
+import { rotateRefreshToken, type Successor } from './refresh-rotation.js';
+import { sidCodec } from './sid.js';
+import { sessionTokenStrategy } from './session-token-strategy.js';
+import type { JwtStrategyOptions, LiveSession, TokenStrategy, TokenSubject } from './strategy.js';
+
+export interface JwtStrategyDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  findSession(sessionKey: string): Promise<LiveSession | null>;
+}
+
+/**
+ * The JWT strategy: session tokens as in the default strategy, plus signed
+ * access and refresh tokens whose `sid` claim carries the encrypted session
+ * key. Our own endpoints resolve an access token to its session (one indexed
+ * lookup, the same as a session token); stateful validation only changes what
+ * a genuine token whose session is gone gets: 401 instead of the reference's 410.
+ */
+export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, options: JwtStrategyOptions = {}): TokenStrategy {
+  const settings = deps.config.tokens.jwt;
+  const sid = sidCodec(deps.config.secretKey);
+  const sessions = sessionTokenStrategy(deps.findSession);
+  const verified = new VerifiedTokenCache();
+
+  async function mintAccessToken(subject: TokenSubject): Promise<string> {
+    const custom = options.claims ? await options.claims(subject) : {};
+    const claims = buildClaims('access', {
+      sub: String(subject.user.id),
+      sid: sid.encrypt(subject.sessionKey),
+      nowMs: deps.clock.now(),
+      expiresIn: settings.accessTokenExpiresIn,
+      custom,
+    });
+    return signToken(keys, claims);
+  }
+
+  async function mintRefreshToken(subject: TokenSubject): Promise<Successor> {
+    const nowMs = deps.clock.now();
+    const claims = buildClaims('refresh', { sub: String(subject.user.id), sid: sid.encrypt(subject.sessionKey), nowMs, expiresIn: settings.refreshTokenExpiresIn });
+    const token = await signToken(keys, claims);
+    return { token, hash: hashSecret(token), expiresAt: claims.exp * 1000 };
+  }
+
+  /** The live, authenticated session a sid names, if it belongs to the token's subject. */
+  async function tokenSession(sub: string, sessionKey: string): Promise<(LiveSession & { user: User }) | 'gone' | null> {
+    const live = await deps.findSession(sessionKey);
+    if (!live) return 'gone';
+    return live.user && String(live.user.id) === sub ? { ...live, user: live.user } : null;
+  }
+
+  /** The hot path: a token seen before costs a map lookup, not a signature check. */
+  async function verifiedAccess(token: string, now: number): Promise<VerifiedAccess | null> {
+    const cached = verified.get(token, now);
+    if (cached) return cached;
+    const claims = await verifyToken(keys, token, 'access', now);
+    const sessionKey = claims ? sid.decrypt(claims.sid) : null;
+    if (!claims || !sessionKey) return null;
+    const entry = { sub: claims.sub, exp: claims.exp, sessionKey };
+    verified.set(token, entry);
+    return entry;
+  }
+
+  return {
+    createSessionToken: sessions.createSessionToken,
+    lookupSession: sessions.lookupSession,
+    createAccessToken: mintAccessToken,
+
+    async createAccessTokenPayload(subject) {
+      const access_token = await mintAccessToken(subject);
+      const refresh = await mintRefreshToken(subject);
+      await insertRefreshToken(deps.db, { tokenHash: refresh.hash, familyId: randomUUID(), sessionId: subject.session.id, now: deps.clock.now(), expiresAt: refresh.expiresAt });
+      return { access_token, refresh_token: refresh.token };
+    },
+
+    async refreshToken(presented) {
+      const now = deps.clock.now();
+      const claims = await verifyToken(keys, presented, 'refresh', now);
+      if (!claims) return null;
+      const record = await findRefreshToken(deps.db, hashSecret(presented));
+      if (!record) return null;
+      const sessionKey = sid.decrypt(claims.sid);
+      const live = sessionKey ? await tokenSession(claims.sub, sessionKey) : null;
+      if (!live || live === 'gone' || live.session.id !== record.sessionId || !live.user.isActive) return null;
+      const subject: TokenSubject = { sessionKey: live.sessionKey, session: live.session, user: live.user };
+      if (!settings.rotateRefreshToken) return { access_token: await mintAccessToken(subject) };
+
+      const successor = await mintRefreshToken(subject);
+      const rotation = await rotateRefreshToken(deps.db, record, presented, successor, { now, graceMs: settings.refreshTokenReuseGrace * 1000 });
+      if (rotation.kind === 'reused') {
+        deps.log.warn({ sessionId: record.sessionId, userId: live.user.id }, 'refresh token reused: token family and session revoked');
+        return null;
+      }
+      return { access_token: await mintAccessToken(subject), refresh_token: rotation.kind === 'rotated' ? successor.token : rotation.successor };
+    },
+
+    async authenticate(token) {
+      const access = await verifiedAccess(token, deps.clock.now());
+      if (!access) return null;
+      const live = await tokenSession(access.sub, access.sessionKey);
+      // Stateful validation: a token is only as good as its session.
+      return live === 'gone' && settings.statefulValidation ? null : live;
+    },
+
+    jwks: () => keys.jwks,
+  };
+}

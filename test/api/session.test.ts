@@ -1,0 +1,106 @@
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../support/server.js';
+import { PASSWORD, flowIds, readyClient, signedUp } from '../support/accounts.js';
+
+const COOKIE_AGE = 3600;
+
+describeEachDatabase('current session', { ACCOUNT_EMAIL_VERIFICATION: 'none', SESSION_COOKIE_AGE: String(COOKIE_AGE) }, ({ server }) => {
+  for (const kind of ['app', 'browser'] as const) {
+    it(`GET /auth/session: 401 with flows when anonymous, 200 with user and methods when logged in (${kind})`, async () => {
+      const client = await readyClient(server(), kind);
+      const anonymous = await client.get('/auth/session');
+      assert.equal(anonymous.status, 401);
+      assert.deepEqual(anonymous.body, { status: 401, data: { flows: [{ id: 'login' }, { id: 'signup' }] }, meta: { is_authenticated: false } });
+
+      const { email } = await signedUp(client);
+      const me = await client.get('/auth/session');
+      assert.equal(me.status, 200);
+      assert.equal(me.body.status, 200);
+      assert.equal(me.body.meta.is_authenticated, true);
+      assert.equal(me.body.data.user.email, email);
+      assert.equal(me.body.data.methods.length, 1);
+      assert.equal(me.body.meta.session_token, undefined, 'a token is only sent when it changes');
+    });
+
+    it(`DELETE /auth/session logs out: 401 with flows, and the old credential stops working (${kind})`, async () => {
+      const client = await readyClient(server(), kind);
+      await signedUp(client);
+      const token = client.sessionToken;
+      const cookie = client.cookies.get('sessionid');
+      const out = await client.delete('/auth/session');
+      assert.equal(out.status, 401);
+      assert.equal(out.body.meta.is_authenticated, false);
+      assert.equal(out.body.meta.session_token, undefined);
+      assert.deepEqual(flowIds(out.body), ['login', 'signup']);
+
+      if (kind === 'app') {
+        const stale = await client.get('/auth/session');
+        assert.equal(stale.status, 410);
+        assert.equal(stale.body.meta.is_authenticated, null);
+        assert.deepEqual(flowIds(stale.body), ['login', 'signup']);
+        assert.ok(token);
+      } else {
+        assert.equal(client.cookies.get('sessionid'), undefined, 'the cookie is cleared');
+        const replay = await server().client('browser').get('/auth/session', { cookie: `sessionid=${cookie}` });
+        assert.equal(replay.status, 401);
+      }
+    });
+  }
+
+  it('an unknown app token answers 410 with is_authenticated null', async () => {
+    const response = await server().client('app').get('/auth/session', { 'X-Session-Token': 'no-such-token' });
+    assert.equal(response.status, 410);
+    assert.equal(response.body.status, 410);
+    assert.equal(response.body.meta.is_authenticated, null);
+    assert.deepEqual(flowIds(response.body), ['login', 'signup']);
+  });
+
+  it('an unknown app token does not block a new login', async () => {
+    const { email } = await signedUp(server().client('app'));
+    const client = server().client('app');
+    client.sessionToken = 'no-such-token';
+    const login = await client.post('/auth/login', { email, password: PASSWORD });
+    assert.equal(login.status, 200);
+    assert.notEqual(client.sessionToken, 'no-such-token');
+    assert.equal((await client.get('/auth/session')).status, 200);
+  });
+
+  it('the browser session cookie is HttpOnly', async () => {
+    const client = await readyClient(server(), 'browser');
+    const response = await fetch(`${client.prefix}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `csrftoken=${client.cookies.get('csrftoken')}`, 'x-csrftoken': client.cookies.get('csrftoken')! },
+      body: JSON.stringify({ email: `cookie-${Date.now()}@example.com`, password: PASSWORD }),
+    });
+    assert.equal(response.status, 200);
+    const line = response.headers.getSetCookie().find((c) => c.startsWith('sessionid='));
+    assert.ok(line, 'a session cookie is set');
+    assert.match(line, /;\s*HttpOnly/i);
+    assert.match(line, /;\s*SameSite=Lax/i);
+    assert.match(line, /;\s*Path=\//i);
+  });
+
+  it('an expired session: 410 for the app token, 401 for the browser cookie', async () => {
+    const app = server().client('app');
+    await signedUp(app);
+    const browser = await readyClient(server(), 'browser');
+    await signedUp(browser);
+    server().clock.advance((COOKIE_AGE + 1) * 1000);
+    const gone = await app.get('/auth/session');
+    assert.equal(gone.status, 410);
+    assert.equal(gone.body.meta.is_authenticated, null);
+    const expired = await browser.get('/auth/session');
+    assert.equal(expired.status, 401);
+    assert.equal(expired.body.meta.is_authenticated, false);
+  });
+
+  it('a session in use stays alive past its first expiry', async () => {
+    const app = server().client('app');
+    await signedUp(app);
+    for (let i = 0; i < 3; i++) {
+      server().clock.advance((COOKIE_AGE / 2) * 1000);
+      assert.equal((await app.get('/auth/session')).status, 200);
+    }
+  });
+});
