@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config/config.js';
 import type { Clock, Deps } from './flows/context.js';
-import { openDatabase, migrateToLatest, type Db } from './store/db.js';
+import { closeDatabase, openDatabase, migrateToLatest, type Db } from './store/db.js';
 import { RateLimiter } from './security/rate-limiter.js';
 import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
@@ -39,7 +39,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }
   } catch (error) {
     redis?.disconnect();
-    await db.destroy();
+    await closeDatabase(db);
     throw error;
   }
   const base: Omit<Deps, 'tokens'> = {
@@ -62,7 +62,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await http.close();
       await deps.mailer.close();
       redis?.disconnect();
-      await db.destroy();
+      await closeDatabase(db);
     },
   };
 }

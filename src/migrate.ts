@@ -1,5 +1,5 @@
 import { configFromEnvironment } from './config/from-environment.js';
-import { migrateToLatest, openDatabase } from './store/db.js';
+import { closeDatabase, migrateToLatest, openDatabase } from './store/db.js';
 
 // `npm run migrate`: applies pending migrations and exits. The server also
 // migrates at start-up; this is for deployments that migrate as a separate step.
@@ -9,5 +9,5 @@ try {
   const applied = await migrateToLatest(db);
   console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
 } finally {
-  await db.destroy();
+  await closeDatabase(db);
 }

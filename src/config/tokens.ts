@@ -22,6 +22,8 @@ export interface JwtSettings {
   rotateRefreshToken: boolean;
   /** Seconds a rotated refresh token may be presented again for the same successor; 0 = off. */
   refreshTokenReuseGrace: number;
+  /** Stateless mode: seconds a bearer's session snapshot is reused before it is read again. */
+  statelessSnapshotSeconds: number;
 }
 
 export interface TokenSettings {
@@ -96,6 +98,7 @@ export function readTokenSettings(env: Env): TokenSettings {
       statefulValidation: readBool(env, 'HEADLESS_JWT_STATEFUL_VALIDATION_ENABLED', false),
       rotateRefreshToken: readBool(env, 'HEADLESS_JWT_ROTATE_REFRESH_TOKEN', true),
       refreshTokenReuseGrace: readInt(env, 'HEADLESS_JWT_REFRESH_TOKEN_REUSE_GRACE', 0, { min: 0, max: 300 }),
+      statelessSnapshotSeconds: readInt(env, 'HEADLESS_JWT_STATELESS_SNAPSHOT_SECONDS', 5, { min: 0, max: 60 }),
     },
   };
 }

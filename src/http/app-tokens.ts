@@ -56,24 +56,32 @@ export async function resolveAppCaller(deps: Deps, request: FastifyRequest): Pro
  * completed second factor — or gave an authenticated session a new key.
  */
 export function registerAppTokens(app: FastifyInstance, deps: Deps): void {
-  app.addHook('preSerialization', async (request: FastifyRequest, _reply, payload: unknown) => {
+  app.addHook('preSerialization', (request: FastifyRequest, _reply, payload: unknown, done) => {
     const state = renderedStates.get(request);
     const body = payload as { meta?: Record<string, unknown> } | null;
-    if (!state || !body?.meta) return payload;
-    const meta = { ...body.meta };
-    if (state.newSessionKey && state.session && meta.session_token === state.newSessionKey) {
-      meta.session_token = await deps.tokens.createSessionToken({ sessionKey: state.newSessionKey, session: state.session });
-    }
-    const { session, user } = state;
-    const authenticated = meta.is_authenticated === true && user !== null && session !== null && session.userId === user.id;
-    const before = request.auth.user;
-    const changed = !before || before.id !== user?.id || state.newSessionKey !== undefined;
-    const sessionKey = state.newSessionKey ?? presentedKeys.get(request);
-    if (authenticated && changed && !state.tokens && sessionKey) {
-      const issued = await deps.tokens.createAccessTokenPayload({ sessionKey, session: session!, user: user! });
-      // The strategy adds fields; it never replaces the ones the flow set.
-      for (const [name, value] of Object.entries(issued ?? {})) if (!(name in meta)) meta[name] = value;
-    }
-    return { ...body, meta };
+    // The common case (a lookup that changes nothing) leaves the body as it is.
+    if (!state || !body?.meta || (!state.newSessionKey && request.auth.user?.id === state.user?.id)) return done(null, payload);
+    addTokens(deps, request, state, body.meta).then(
+      (meta) => done(null, { ...body, meta }),
+      (error: Error) => done(error),
+    );
   });
+}
+
+async function addTokens(deps: Deps, request: FastifyRequest, state: AuthState, original: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const meta = { ...original };
+  if (state.newSessionKey && state.session && meta.session_token === state.newSessionKey) {
+    meta.session_token = await deps.tokens.createSessionToken({ sessionKey: state.newSessionKey, session: state.session });
+  }
+  const { session, user } = state;
+  const authenticated = meta.is_authenticated === true && user !== null && session !== null && session.userId === user.id;
+  const before = request.auth.user;
+  const changed = !before || before.id !== user?.id || state.newSessionKey !== undefined;
+  const sessionKey = state.newSessionKey ?? presentedKeys.get(request);
+  if (authenticated && changed && !state.tokens && sessionKey) {
+    const issued = await deps.tokens.createAccessTokenPayload({ sessionKey, session: session!, user: user! });
+    // The strategy adds fields; it never replaces the ones the flow set.
+    for (const [name, value] of Object.entries(issued ?? {})) if (!(name in meta)) meta[name] = value;
+  }
+  return meta;
 }

@@ -65,8 +65,9 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     parseJson(request, body as string, done);
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 
   await app.register(cookie);

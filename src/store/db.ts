@@ -2,7 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  type CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type Transaction,
+  type UnknownRow,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -11,11 +25,40 @@ export type Tx = Transaction<Database>;
 /** Either the pool or an open transaction: store functions accept both. */
 export type Conn = Db | Tx;
 
+/**
+ * Counts the writes this process sends, so a reader can tell whether data it
+ * read earlier may have changed since (see writeVersion).
+ */
+class WriteCounter implements KyselyPlugin {
+  version = 0;
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (node.kind !== 'SelectQueryNode') this.version++;
+    return node;
+  }
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+const writeCounters = new WeakMap<object, WriteCounter>();
+
+/** Grows with every write this process makes through `db` (transactions included). */
+export function writeVersion(db: Db): number {
+  return writeCounters.get(db)?.version ?? 0;
+}
+
 export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db {
+  const db = connect(url, opts);
+  writeCounters.set(db, (db.getExecutor().plugins.find((p) => p instanceof WriteCounter) as WriteCounter));
+  return db;
+}
+
+function connect(url: string, opts: { poolSize?: number }): Db {
+  const plugins = [new WriteCounter()];
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    return new Kysely<Database>({
+    const db = new Kysely<Database>({
+      plugins,
       dialect: new SqliteDialect({
         database: async () => {
           const db = new SQLite(path);
@@ -29,6 +72,8 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db 
         },
       }),
     });
+    if (path !== ':memory:') readerPaths.set(db, path);
+    return db;
   }
   // node-pg returns BIGINT (int8) as a string to avoid precision loss; our
   // bigint columns hold millisecond times, well inside the safe range.
@@ -36,6 +81,7 @@ export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db 
     getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)),
   };
   return new Kysely<Database>({
+    plugins,
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types }) }),
   });
 }
@@ -59,6 +105,49 @@ function withStatementCache(db: SQLite.Database): { prepare(sql: string): SQLite
     },
     close: () => db.close(),
   };
+}
+
+// Hot-path reads on SQLite go through a second, read-only connection: in WAL
+// mode it reads the last committed snapshot without queueing behind Kysely's
+// single connection (and any transaction open on it), and without the
+// promise chain of the query builder.
+const readerPaths = new WeakMap<object, string>();
+const readers = new WeakMap<object, ReturnType<typeof withStatementCache>>();
+
+function readerFor(conn: Conn): ReturnType<typeof withStatementCache> | undefined {
+  let reader = readers.get(conn);
+  if (!reader) {
+    const path = readerPaths.get(conn);
+    if (!path) return undefined;
+    const raw = new SQLite(path, { readonly: true, fileMustExist: true });
+    raw.pragma('busy_timeout = 5000');
+    reader = withStatementCache(raw);
+    readers.set(conn, reader);
+  }
+  return reader;
+}
+
+/** Runs a read-only query, on the SQLite reader connection when there is one. */
+export async function readRows<R>(conn: Conn, query: CompiledQuery<R>): Promise<R[]> {
+  const reader = readerFor(conn);
+  if (reader) return reader.prepare(query.sql).all(...query.parameters) as R[];
+  return (await conn.executeQuery(query)).rows;
+}
+
+/**
+ * SQLite's data_version as the reader connection sees it: it changes whenever
+ * any other connection (this process's writer or another process) commits.
+ * Undefined where there is no reader (PostgreSQL, in-memory databases).
+ */
+export function sqliteDataVersion(conn: Conn): number | undefined {
+  const reader = readerFor(conn);
+  return reader ? (reader.prepare('PRAGMA data_version').pluck().get() as number) : undefined;
+}
+
+export async function closeDatabase(db: Db): Promise<void> {
+  readers.get(db)?.close();
+  readers.delete(db);
+  await db.destroy();
 }
 
 export function isPostgres(db: Db): boolean {

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { Conn } from './db.js';
+import { readRows, sqliteDataVersion, type Conn } from './db.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
@@ -81,10 +81,12 @@ function compiledFor(conn: Conn): CompiledQuery<LiveSessionRow> {
  * user and primary address. Expired sessions are treated as absent.
  */
 export async function findLiveSession(conn: Conn, keyHash: string, now: number): Promise<{ session: Session; user: User | null } | null> {
+  const version = sqliteDataVersion(conn);
+  const cached = version === undefined ? undefined : snapshotsOf(conn).get(keyHash);
+  if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
   const compiled = compiledFor(conn);
   const parameters = compiled.parameters.map((p) => (p === KEY_STAND_IN ? keyHash : p === NOW_STAND_IN ? now : p));
-  const { rows } = await conn.executeQuery<LiveSessionRow>(CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<LiveSessionRow>);
-  const row = rows[0];
+  const [row] = await readRows(conn, CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<LiveSessionRow>);
   if (!row) return null;
   const session = toSession(row);
   const user =
@@ -99,7 +101,28 @@ export async function findLiveSession(conn: Conn, keyHash: string, now: number):
           email: row.email,
           verified: row.verified,
         });
-  return { session, user };
+  const found = { session, user };
+  if (version !== undefined) remember(snapshotsOf(conn), keyHash, { version, found });
+  return found;
+}
+
+// On SQLite a session read is kept with the database's data_version and
+// reused only while no connection anywhere has committed since: exact, not
+// a time-based cache, and it spares the join on read-mostly traffic.
+const SNAPSHOT_LIMIT = 10_000;
+type Snapshot = { version: number; found: { session: Session; user: User | null } };
+const snapshotsByDb = new WeakMap<object, Map<string, Snapshot>>();
+
+function snapshotsOf(conn: Conn): Map<string, Snapshot> {
+  let snapshots = snapshotsByDb.get(conn);
+  if (!snapshots) snapshotsByDb.set(conn, (snapshots = new Map()));
+  return snapshots;
+}
+
+function remember(snapshots: Map<string, Snapshot>, keyHash: string, entry: Snapshot): void {
+  snapshots.delete(keyHash);
+  if (snapshots.size >= SNAPSHOT_LIMIT) snapshots.delete(snapshots.keys().next().value!);
+  snapshots.set(keyHash, entry);
 }
 
 export interface NewSession {

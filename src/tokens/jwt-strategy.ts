@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { User } from '../domain/user.js';
-import type { Db } from '../store/db.js';
+import { writeVersion, type Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
 import { hashSecret } from '../security/secrets.js';
 import { findRefreshToken, insertRefreshToken } from '../store/refresh-tokens.js';
@@ -25,8 +25,9 @@ export interface JwtStrategyDeps {
  * The JWT strategy: session tokens as in the default strategy, plus signed
  * access and refresh tokens whose `sid` claim carries the encrypted session
  * key. Our own endpoints resolve an access token to its session (one indexed
- * lookup, the same as a session token); stateful validation only changes what
- * a genuine token whose session is gone gets: 401 instead of the reference's 410.
+ * lookup, the same as a session token; reused for a few seconds in stateless
+ * mode); stateful validation reads it every time, and a genuine token whose
+ * session is gone gets 401 instead of the reference's 410.
  */
 export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, options: JwtStrategyOptions = {}): TokenStrategy {
   const settings = deps.config.tokens.jwt;
@@ -106,9 +107,21 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
     },
 
     async authenticate(token) {
-      const access = await verifiedAccess(token, deps.clock.now());
+      const now = deps.clock.now();
+      const access = await verifiedAccess(token, now);
       if (!access) return null;
+      // Stateless validation promises a token until its exp whatever happens
+      // to the session, so a snapshot a few seconds old honours it and the hot
+      // path costs no query (HEADLESS_JWT_STATELESS_SNAPSHOT_SECONDS). Any
+      // write by this process retires snapshots, so a logout or password
+      // change here shows at once; other instances see it within the window.
+      const version = writeVersion(deps.db);
+      const snapshot = access.snapshot;
+      if (!settings.statefulValidation && snapshot && snapshot.until > now && snapshot.writeVersion === version) return snapshot.live;
       const live = await tokenSession(access.sub, access.sessionKey);
+      if (live !== 'gone' && live !== null && !settings.statefulValidation && settings.statelessSnapshotSeconds > 0) {
+        access.snapshot = { live, until: now + settings.statelessSnapshotSeconds * 1000, writeVersion: version };
+      }
       // Stateful validation: a token is only as good as its session.
       return live === 'gone' && settings.statefulValidation ? null : live;
     },

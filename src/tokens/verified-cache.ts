@@ -3,11 +3,15 @@
 // the sid decryption once. Only genuine tokens get in, and expiry is checked
 // against the clock on every hit. Bounded: the oldest entry goes first.
 
+import type { LiveSession } from './strategy.js';
+
 export interface VerifiedAccess {
   sub: string;
   /** Unix seconds. */
   exp: number;
   sessionKey: string;
+  /** Stateless mode only: the session as last read, reused until `until` (ms) while this process wrote nothing. */
+  snapshot?: { live: LiveSession; until: number; writeVersion: number };
 }
 
 export class VerifiedTokenCache {

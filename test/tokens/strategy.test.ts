@@ -74,6 +74,7 @@ describe('token settings', () => {
       statefulValidation: false,
       rotateRefreshToken: true,
       refreshTokenReuseGrace: 0,
+      statelessSnapshotSeconds: 5,
     });
   });
 

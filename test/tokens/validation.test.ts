@@ -2,6 +2,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
 import { bearer, jwtEnv, PASSWORD, signUp } from './support.js';
+import { closeDatabase, openDatabase } from '../../src/store/db.js';
 
 // HEADLESS_JWT_STATEFUL_VALIDATION_ENABLED: access tokens die with their
 // session (401); refresh tokens die with it under either setting.
@@ -58,6 +59,32 @@ describeEachDatabase('stateless validation', jwtEnv({ HEADLESS_JWT_ACCESS_TOKEN_
     const account = await signUp(server(), 'sl-expiry');
     server().clock.advance(601_000);
     assert.equal((await fresh().post('/tokens/refresh', { refresh_token: account.refreshToken })).status, 400);
+    assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 410);
+  });
+});
+
+describeEachDatabase('stateless snapshot', jwtEnv({ HEADLESS_JWT_ACCESS_TOKEN_EXPIRES_IN: '3600', HEADLESS_JWT_STATELESS_SNAPSHOT_SECONDS: '5' }), ({ server }) => {
+  const fresh = () => server().client('app');
+
+  it('a logout by another instance shows once the snapshot window has passed', async () => {
+    const account = await signUp(server(), 'sl-snapshot');
+    assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 200);
+    // Another instance: its own connection to the same database.
+    const other = openDatabase(server().app.deps.config.databaseUrl);
+    try {
+      await other.deleteFrom('sessions').where('user_id', '=', account.userId).execute();
+    } finally {
+      await closeDatabase(other);
+    }
+    assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 200, 'still the snapshot');
+    server().clock.advance(5_001);
+    assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 410);
+  });
+
+  it('a logout on this instance shows at once', async () => {
+    const account = await signUp(server(), 'sl-local');
+    assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 200);
+    assert.equal((await fresh().delete('/auth/session', undefined, bearer(account.accessToken))).status, 401);
     assert.equal((await fresh().get('/auth/session', bearer(account.accessToken))).status, 410);
   });
 });
