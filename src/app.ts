@@ -7,6 +7,7 @@ import { RateLimiter } from './security/rate-limiter.js';
 import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
 import { createHttpServer } from './http/server.js';
+import { startSweeper } from './store/sweeper.js';
 import { prepareTokenStrategy } from './tokens/load-strategy.js';
 
 export interface AppOverrides {
@@ -55,10 +56,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const http = await createHttpServer(deps, overrides.logger ?? { level: config.logLevel });
   // Flows log through the server's logger once it exists.
   deps.log = http.log;
+  const stopSweeper = startSweeper(db, () => deps.clock.now(), (error) => http.log.error({ err: error }, 'sweeping expired records failed'));
   return {
     http,
     deps,
     async close() {
+      stopSweeper();
       await http.close();
       await deps.mailer.close();
       redis?.disconnect();

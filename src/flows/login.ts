@@ -79,6 +79,13 @@ async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method
   if (deps.config.account.emailVerification === 'mandatory' && email) {
     const address = await findEmailAddress(deps.db, email);
     if (address && address.userId === user.id && !address.verified) {
+      // Logging in again while this session still waits for a live code keeps
+      // that code (and its spent attempts): a fresh one could not be mailed
+      // within the cooldown, and a reset count would buy more guesses.
+      const pending = ctx.session?.flow;
+      if (pending?.id === 'verify_email' && pending.userId === user.id && pending.codeHash !== null && (pending.codeExpiresAt ?? 0) > ctx.now) {
+        return { kind: 'auth', session: ctx.session, user: null };
+      }
       const flow = await beginVerification(deps, ctx, { userId: user.id, emailAddressId: address.id, email: address.email }, method);
       return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
     }

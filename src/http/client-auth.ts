@@ -18,6 +18,8 @@ export interface RequestAuth {
   staleToken: boolean;
   /** The session cookie the browser will hold after this response (for CSRF binding). */
   cookieAfter: string | undefined;
+  /** The session's sliding expiry moved: a browser's cookie lifetime moves with it. */
+  extended: boolean;
 }
 
 declare module 'fastify' {
@@ -44,7 +46,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   app.addHook('onRequest', async (request, reply) => {
     const cookie = client === 'browser' ? request.cookies[sessionConfig.cookieName] : undefined;
     const rawKey = client === 'browser' ? cookie : headerValue(request, 'x-session-token');
-    request.auth = { client, session: null, user: null, staleToken: false, cookieAfter: cookie };
+    request.auth = { client, session: null, user: null, staleToken: false, cookieAfter: cookie, extended: false };
 
     if (client === 'browser' && UNSAFE.has(request.method)) {
       if (!csrfTokenValid(secretKey, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
@@ -68,6 +70,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       await touchSession(deps.db, found.session.id, now, expiresAt);
       found.session.lastSeenAt = now;
       found.session.expiresAt = expiresAt;
+      request.auth.extended = true;
     }
   });
 
@@ -79,6 +82,8 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       if (!auth) return;
       if (auth.cookieAfter === undefined && request.cookies[sessionConfig.cookieName] !== undefined) {
         reply.clearCookie(sessionConfig.cookieName, { path: '/' });
+      } else if (auth.extended && auth.cookieAfter === request.cookies[sessionConfig.cookieName]) {
+        setSessionCookie(reply, deps, auth.cookieAfter!);
       }
       const binding = csrfBinding(auth.cookieAfter);
       const current = request.cookies[sessionConfig.csrfCookieName];
@@ -99,18 +104,16 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+function setSessionCookie(reply: FastifyReply, deps: Deps, key: string): void {
+  const { session } = deps.config;
+  reply.setCookie(session.cookieName, key, { path: '/', httpOnly: true, sameSite: session.sameSite, secure: session.cookieSecure, maxAge: session.cookieAge });
+}
+
 /** Puts a new session key where a browser keeps it (app clients get it in meta). */
 export function applySessionChange(request: FastifyRequest, reply: FastifyReply, deps: Deps, change: { newSessionKey?: string; sessionEnded?: boolean }): void {
   if (request.auth.client !== 'browser') return;
-  const { session } = deps.config;
   if (change.newSessionKey) {
-    reply.setCookie(session.cookieName, change.newSessionKey, {
-      path: '/',
-      httpOnly: true,
-      sameSite: session.sameSite,
-      secure: session.cookieSecure,
-      maxAge: session.cookieAge,
-    });
+    setSessionCookie(reply, deps, change.newSessionKey);
     request.auth.cookieAfter = change.newSessionKey;
   } else if (change.sessionEnded) {
     request.auth.cookieAfter = undefined;

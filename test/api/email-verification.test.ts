@@ -167,6 +167,17 @@ describeEachDatabase(
       });
     }
 
+    it('logging in again while a code is pending keeps that code and its spent attempts', async () => {
+      const { client, email } = await pendingSignup(server(), 'app');
+      const code = codeFromMail(await server().mail.waitForMail({ to: email }));
+      assertError(await client.post('/auth/email/verify', { key: otherCode(code) }), 400, 'incorrect_code', 'key');
+      const again = await client.post('/auth/login', { email, password: PASSWORD });
+      assert.equal(again.status, 401);
+      assert.deepEqual(flowIds(again.body), PENDING);
+      assertError(await client.post('/auth/email/verify', { key: otherCode(code) }), 400, 'incorrect_code', 'key');
+      assert.equal((await client.post('/auth/email/verify', { key: code })).status, 200, 'the first code still works');
+    });
+
     it('GET with the code tells what it verifies and spends an attempt', async () => {
       const { client, email } = await pendingSignup(server(), 'app');
       const code = codeFromMail(await server().mail.waitForMail({ to: email }));

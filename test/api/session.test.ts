@@ -81,6 +81,21 @@ describeEachDatabase('current session', { ACCOUNT_EMAIL_VERIFICATION: 'none', SE
     assert.match(line, /;\s*Path=\//i);
   });
 
+  it('a browser session in use gets its cookie lifetime renewed with the sliding expiry', async () => {
+    const browser = await readyClient(server(), 'browser');
+    await signedUp(browser);
+    const cookie = `sessionid=${browser.cookies.get('sessionid')}`;
+    const quiet = await fetch(`${browser.prefix}/auth/session`, { headers: { cookie } });
+    assert.equal(quiet.headers.getSetCookie().find((c) => c.startsWith('sessionid=')), undefined, 'no renewal within the touch interval');
+    server().clock.advance(120_000);
+    const renewed = await fetch(`${browser.prefix}/auth/session`, { headers: { cookie } });
+    assert.equal(renewed.status, 200);
+    const line = renewed.headers.getSetCookie().find((c) => c.startsWith('sessionid='));
+    assert.ok(line, 'the session cookie is set again');
+    assert.match(line, new RegExp(`Max-Age=${COOKIE_AGE}`));
+    assert.ok(line.startsWith(cookie + ';'), 'same key, new lifetime');
+  });
+
   it('an expired session: 410 for the app token, 401 for the browser cookie', async () => {
     const app = server().client('app');
     await signedUp(app);
