@@ -1,13 +1,14 @@
 import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, Session, VerifyEmailFlow } from '../domain/session.js';
 import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
-import { constantTimeEqual, hashSecret, normalizeCode, randomCode, randomKey } from '../security/secrets.js';
+import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
 import { findUsableKey, insertOneTimeKey, spendKey } from '../store/one-time-keys.js';
 import { findEmailAddressById, markEmailVerified } from '../store/email-addresses.js';
 import { findUserById } from '../store/users.js';
-import { replaceFlow, takeFlowAttempt, updateSessionState } from '../store/sessions.js';
+import { replaceFlow, updateSessionState } from '../store/sessions.js';
+import { checkFlowCode } from './code-attempt.js';
 import { sendEmailVerification } from '../messaging/notices.js';
-import { dropFlow, logIn } from './session-ops.js';
+import { logIn } from './session-ops.js';
 import { settleVerifiedAddress } from './verified-address.js';
 
 // Email verification by link (a one-time key in the database) or by code
@@ -74,33 +75,21 @@ function pendingVerification(session: Session | null): VerifyEmailFlow | null {
 
 type CodeCheck = { ok: true; flow: VerifyEmailFlow; session: Session } | { ok: false; outcome: Outcome };
 
-/**
- * Spends one attempt and checks a code against the pending flow. The attempt
- * is reserved before the comparison, so parallel guesses cannot exceed the budget.
- */
-async function checkCode(deps: Deps, ctx: RequestContext, code: string): Promise<CodeCheck> {
+async function checkCode(deps: Deps, ctx: RequestContext, code: string, lookup: boolean): Promise<CodeCheck> {
   const session = ctx.session;
   const flow = pendingVerification(session);
   if (!session || !flow || flow.codeHash === null) return { ok: false, outcome: conflict };
-  const max = deps.config.account.emailVerificationByCodeMaxAttempts;
-  const attempt = (flow.codeExpiresAt ?? 0) <= ctx.now ? null : await takeFlowAttempt(deps.db, session.id, max);
-  if (attempt === null) {
-    await dropFlow(deps, session);
-    return { ok: false, outcome: conflict };
-  }
-  if (!constantTimeEqual(hashSecret(normalizeCode(code)), flow.codeHash) || flow.userId === null) {
-    // The count this request took, not the one read with the session: among
-    // parallel guesses, the one that spends the last attempt ends the flow.
-    if (attempt >= max) await dropFlow(deps, session);
-    return { ok: false, outcome: invalid({ code: 'incorrect_code', param: 'key' }) };
-  }
+  const holder = { codeHash: flow.codeHash, expiresAt: flow.codeExpiresAt ?? 0, userId: flow.userId };
+  const verdict = await checkFlowCode(deps, session, holder, code, deps.config.account.emailVerificationByCodeMaxAttempts, ctx.now, { lookup });
+  if (verdict === 'gone') return { ok: false, outcome: conflict };
+  if (verdict === 'wrong') return { ok: false, outcome: invalid({ code: 'incorrect_code', param: 'key' }) };
   return { ok: true, flow, session };
 }
 
 /** GET /auth/email/verify: what a key or code would verify, without verifying. */
 export async function describeVerification(deps: Deps, ctx: RequestContext, key: string): Promise<Outcome> {
   if (deps.config.account.emailVerificationByCode) {
-    const check = await checkCode(deps, ctx, key);
+    const check = await checkCode(deps, ctx, key, true);
     if (!check.ok) return check.outcome;
     const user = check.flow.userId === null ? null : await findUserById(deps.db, check.flow.userId);
     return { kind: 'verification_info', email: check.flow.email, user, isAuthenticating: check.flow.login !== null };
@@ -115,7 +104,7 @@ export async function describeVerification(deps: Deps, ctx: RequestContext, key:
 /** POST /auth/email/verify: verifies, and completes a pending login if there is one. */
 export async function verifyEmail(deps: Deps, ctx: RequestContext, key: string): Promise<Outcome> {
   if (deps.config.account.emailVerificationByCode) {
-    const check = await checkCode(deps, ctx, key);
+    const check = await checkCode(deps, ctx, key, false);
     if (!check.ok) return check.outcome;
     return completeVerification(deps, ctx, check.flow.emailAddressId!, check.flow);
   }

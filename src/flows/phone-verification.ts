@@ -2,12 +2,13 @@ import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, Session, VerifyPhoneFlow } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { conflict, invalid, type Outcome } from './outcome.js';
-import { constantTimeEqual, hashSecret, normalizeCode, randomCode, randomKey } from '../security/secrets.js';
+import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
 import { findUserById } from '../store/users.js';
 import { findPhoneNumber, findPhoneOfUser, isUniqueViolation, markPhoneVerified, setVerifiedPhone } from '../store/phones.js';
-import { replaceFlow, reserveFlowAttempt, updateSessionState } from '../store/sessions.js';
+import { replaceFlow, updateSessionState } from '../store/sessions.js';
+import { checkFlowCode } from './code-attempt.js';
 import { sendPhoneTakenSms, sendPhoneVerificationSms } from '../messaging/sms/notices.js';
-import { dropFlow, logIn, startPendingFlow } from './session-ops.js';
+import { logIn, startPendingFlow } from './session-ops.js';
 
 // Phone numbers are verified by a code sent by SMS, in the session's pending
 // verify_phone flow: as a stage of signup and login (the login completes once
@@ -86,16 +87,10 @@ export async function verifyPhone(deps: Deps, ctx: RequestContext, code: string)
   const session = ctx.session;
   const flow = pendingFlow(session);
   if (!session || !flow) return conflict;
-  const max = deps.config.account.phone.maxAttempts;
-  if (flow.expiresAt <= ctx.now || !(await reserveFlowAttempt(deps.db, session.id, max))) {
-    await dropFlow(deps, session);
-    return conflict;
-  }
-  if (!constantTimeEqual(hashSecret(normalizeCode(code)), flow.codeHash) || flow.userId === null) {
-    if (session.flowAttempts + 1 >= max) await dropFlow(deps, { ...session, flowAttempts: session.flowAttempts + 1 });
-    return invalid({ code: 'incorrect_code', param: 'code' });
-  }
-  return flow.login ? completeLogin(deps, ctx, session, flow, flow.userId, flow.login) : completeChange(deps, ctx, session, flow);
+  const verdict = await checkFlowCode(deps, session, flow, code, deps.config.account.phone.maxAttempts, ctx.now);
+  if (verdict === 'gone') return conflict;
+  if (verdict === 'wrong') return invalid({ code: 'incorrect_code', param: 'code' });
+  return flow.login ? completeLogin(deps, ctx, session, flow, flow.userId!, flow.login) : completeChange(deps, ctx, session, flow);
 }
 
 async function completeLogin(deps: Deps, ctx: RequestContext, session: Session, flow: VerifyPhoneFlow, userId: number, method: AuthMethod): Promise<Outcome> {

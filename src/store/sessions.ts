@@ -196,22 +196,6 @@ export async function replaceFlow(conn: Conn, id: number, flow: PendingFlow, exp
   return result.numUpdatedRows > 0n;
 }
 
-/**
- * Reserves one attempt at the pending flow's code before the code is checked.
- * The conditional increment is atomic, so a burst of parallel guesses spends
- * at most `max` attempts in total.
- */
-export async function reserveFlowAttempt(conn: Conn, id: number, max: number): Promise<boolean> {
-  const result = await conn
-    .updateTable('sessions')
-    .set((eb) => ({ flow_attempts: eb('flow_attempts', '+', 1) }))
-    .where('id', '=', id)
-    .where('flow', 'is not', null)
-    .where('flow_attempts', '<', max)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
 export async function touchSession(conn: Conn, id: number, now: number, expiresAt: number): Promise<void> {
   await conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }
@@ -233,9 +217,11 @@ export async function deleteExpiredSessions(conn: Conn, now: number): Promise<nu
 }
 
 /**
- * Like reserveFlowAttempt, but answers which attempt this was (1-based), or
- * null when the budget was already spent, so the caller that spends the last
- * attempt knows to drop the flow even when guesses arrive in parallel.
+ * Takes one attempt at the pending flow's code before the code is checked,
+ * answering which attempt this was (1-based), or null when the budget was
+ * already spent. The conditional increment is atomic, so a burst of parallel
+ * guesses spends at most `max`, and the caller that spends the last attempt
+ * knows to drop the flow.
  */
 export async function takeFlowAttempt(conn: Conn, id: number, max: number): Promise<number | null> {
   const row = await conn
