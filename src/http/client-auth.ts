@@ -3,7 +3,6 @@ import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { hashSecret } from '../security/secrets.js';
 import { findLiveSession, touchSession } from '../store/sessions.js';
 import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
@@ -57,7 +56,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     // App clients: the token strategy resolves X-Session-Token or an access token.
     const appCaller = client === 'app' ? await resolveAppCaller(deps, request) : null;
     if (!rawKey && !appCaller) return;
-    const found = appCaller ? appCaller.found : await findLiveSession(deps.db, hashSecret(rawKey!), now);
+    const found = appCaller ? appCaller.found : await findLiveSession(deps.db, rawKey!, now);
     if (!found) {
       if (client === 'app') request.auth.staleToken = appCaller!.stale;
       else request.auth.cookieAfter = undefined;

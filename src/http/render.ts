@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config, ClientKind } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import type { Deps } from '../flows/context.js';
 import type { AuthState, Outcome } from '../flows/outcome.js';
 import type { Session } from '../domain/session.js';
@@ -21,7 +21,7 @@ export function userView(user: User) {
 }
 
 /** The flows a client may take next, in the reference's order, the pending one marked. */
-export function flowsFor(config: Config, _client: ClientKind, session: Session | null) {
+export function flowsFor(config: Config, session: Session | null) {
   const flows: Array<{ id: string; is_pending?: boolean }> = [{ id: 'login' }];
   if (config.account.loginByCode.enabled) flows.push({ id: 'login_by_code' });
   if (config.account.signupOpen) flows.push({ id: 'signup' });
@@ -53,7 +53,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const gone = client === 'app' && request.auth.staleToken && !state.newSessionKey;
   return {
     status: gone ? 410 : 401,
-    data: { flows: flowsFor(deps.config, client, state.session) },
+    data: { flows: flowsFor(deps.config, state.session) },
     meta: { is_authenticated: gone ? null : false, ...tokenMeta },
   };
 }

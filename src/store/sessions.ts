@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { readRows, sqliteDataVersion, type Conn } from './db.js';
+import { hashSecret } from '../security/secrets.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
@@ -77,13 +78,15 @@ function compiledFor(conn: Conn): CompiledQuery<LiveSessionRow> {
 }
 
 /**
- * The request hot path: one indexed query returns the live session with its
- * user and primary address. Expired sessions are treated as absent.
+ * The request hot path: one indexed query (by the key's hash) returns the
+ * live session with its user and primary address. Expired sessions are
+ * treated as absent.
  */
-export async function findLiveSession(conn: Conn, keyHash: string, now: number): Promise<{ session: Session; user: User | null } | null> {
+export async function findLiveSession(conn: Conn, sessionKey: string, now: number): Promise<{ session: Session; user: User | null } | null> {
   const version = sqliteDataVersion(conn);
-  const cached = version === undefined ? undefined : snapshotsOf(conn).get(keyHash);
+  const cached = version === undefined ? undefined : snapshotsOf(conn).get(sessionKey);
   if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
+  const keyHash = hashSecret(sessionKey);
   const compiled = compiledFor(conn);
   const parameters = compiled.parameters.map((p) => (p === KEY_STAND_IN ? keyHash : p === NOW_STAND_IN ? now : p));
   const [row] = await readRows(conn, CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<LiveSessionRow>);
@@ -102,13 +105,15 @@ export async function findLiveSession(conn: Conn, keyHash: string, now: number):
           verified: row.verified,
         });
   const found = { session, user };
-  if (version !== undefined) remember(snapshotsOf(conn), keyHash, { version, found });
+  if (version !== undefined) remember(snapshotsOf(conn), sessionKey, { version, found });
   return found;
 }
 
 // On SQLite a session read is kept with the database's data_version and
 // reused only while no connection anywhere has committed since: exact, not
-// a time-based cache, and it spares the join on read-mostly traffic.
+// a time-based cache, and it spares the hash and the join on read-mostly
+// traffic. Keyed by the raw key, which this process holds anyway while it
+// serves the request; nothing here reaches the disk.
 const SNAPSHOT_LIMIT = 10_000;
 type Snapshot = { version: number; found: { session: Session; user: User | null } };
 const snapshotsByDb = new WeakMap<object, Map<string, Snapshot>>();
@@ -119,10 +124,10 @@ function snapshotsOf(conn: Conn): Map<string, Snapshot> {
   return snapshots;
 }
 
-function remember(snapshots: Map<string, Snapshot>, keyHash: string, entry: Snapshot): void {
-  snapshots.delete(keyHash);
+function remember(snapshots: Map<string, Snapshot>, sessionKey: string, entry: Snapshot): void {
+  snapshots.delete(sessionKey);
   if (snapshots.size >= SNAPSHOT_LIMIT) snapshots.delete(snapshots.keys().next().value!);
-  snapshots.set(keyHash, entry);
+  snapshots.set(sessionKey, entry);
 }
 
 export interface NewSession {

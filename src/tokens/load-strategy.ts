@@ -3,7 +3,6 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/env.js';
 import type { Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
-import { hashSecret } from '../security/secrets.js';
 import { findLiveSession } from '../store/sessions.js';
 import { createJwtStrategy, type JwtStrategyDeps } from './jwt-strategy.js';
 import { loadSigningKeys, type SigningKeys } from './keys.js';
@@ -36,7 +35,7 @@ export async function prepareTokenStrategy(config: Config): Promise<(deps: Token
     return wired;
   };
   const findSession = async (sessionKey: string): Promise<LiveSession | null> => {
-    const found = await findLiveSession(deps().db, hashSecret(sessionKey), deps().clock.now());
+    const found = await findLiveSession(deps().db, sessionKey, deps().clock.now());
     return found ? { ...found, sessionKey } : null;
   };
   // Read at call time: the server's logger replaces the start-up one after wiring.
