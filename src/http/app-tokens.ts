@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../flows/context.js';
 import type { AuthState } from '../flows/outcome.js';
 import type { LiveSession } from '../tokens/strategy.js';
@@ -9,12 +9,6 @@ import type { LiveSession } from '../tokens/strategy.js';
 
 /** The raw session key the caller presented, for issuing tokens without a key change. */
 const presentedKeys = new WeakMap<FastifyRequest, string>();
-/** The authentication state a response renders, noted by render.ts. */
-const renderedStates = new WeakMap<FastifyRequest, AuthState>();
-
-export function noteAuthState(request: FastifyRequest, state: AuthState): void {
-  renderedStates.set(request, state);
-}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -24,8 +18,12 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** The credential of `Authorization: <scheme> <token>` when the scheme word is ours (case-insensitive, RFC 9110). */
 export function bearerToken(value: string | undefined, scheme: string): string | undefined {
   if (!value) return undefined;
-  const match = /^(\S+) +(\S+)$/.exec(value.trim());
-  return match && match[1]!.toLowerCase() === scheme.toLowerCase() ? match[2] : undefined;
+  // Plain string scanning: this runs on every request and tokens are long.
+  const trimmed = value.trim();
+  const space = trimmed.indexOf(' ');
+  if (space <= 0 || trimmed.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
+  const token = trimmed.slice(space + 1).trimStart();
+  return token !== '' && !/\s/.test(token) ? token : undefined;
 }
 
 /**
@@ -50,22 +48,15 @@ export async function resolveAppCaller(deps: Deps, request: FastifyRequest): Pro
 }
 
 /**
- * Adds the strategy's tokens to an app response's meta: the session token in
- * the strategy's form, and access (and refresh) tokens whenever this request
- * authenticated the session — login, signup, code or email confirmation, a
- * completed second factor — or gave an authenticated session a new key.
+ * The strategy's additions to an app response's meta, or null when there are
+ * none: the session token in the strategy's form, and access (and refresh)
+ * tokens whenever this request authenticated the session (login, signup, code
+ * or email confirmation, a completed second factor) or gave an authenticated
+ * session a new key. A plain lookup adds nothing and costs nothing.
  */
-export function registerAppTokens(app: FastifyInstance, deps: Deps): void {
-  app.addHook('preSerialization', (request: FastifyRequest, _reply, payload: unknown, done) => {
-    const state = renderedStates.get(request);
-    const body = payload as { meta?: Record<string, unknown> } | null;
-    // The common case (a lookup that changes nothing) leaves the body as it is.
-    if (!state || !body?.meta || (!state.newSessionKey && request.auth.user?.id === state.user?.id)) return done(null, payload);
-    addTokens(deps, request, state, body.meta).then(
-      (meta) => done(null, { ...body, meta }),
-      (error: Error) => done(error),
-    );
-  });
+export function appTokenMeta(deps: Deps, request: FastifyRequest, state: AuthState, meta: Record<string, unknown>): Promise<Record<string, unknown>> | null {
+  if (!state.newSessionKey && request.auth.user?.id === state.user?.id) return null;
+  return addTokens(deps, request, state, meta);
 }
 
 async function addTokens(deps: Deps, request: FastifyRequest, state: AuthState, original: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -5,7 +5,7 @@ import type { AuthState, Outcome } from '../flows/outcome.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
-import { noteAuthState } from './app-tokens.js';
+import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
 
 // The one table from flow outcomes to statuses and envelopes.
@@ -39,8 +39,6 @@ export function flowsFor(config: Config, session: Session | null) {
 function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const client = request.auth.client;
   const tokenMeta = client === 'app' && state.newSessionKey ? { session_token: state.newSessionKey } : {};
-  // The token strategy adds its tokens to app responses (app-tokens.ts).
-  if (client === 'app') noteAuthState(request, state);
   if (state.user && state.session?.userId === state.user.id) {
     return {
       status: 200,
@@ -58,12 +56,15 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   };
 }
 
-export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply {
+export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply | Promise<FastifyReply> {
   switch (outcome.kind) {
     case 'auth': {
       applySessionChange(request, reply, deps, outcome);
       const body = authBody(deps, request, outcome);
-      return reply.code(body.status).send(body);
+      // App clients: the token strategy may add its tokens (app-tokens.ts).
+      const withTokens = request.auth.client === 'app' ? appTokenMeta(deps, request, outcome, body.meta) : null;
+      if (!withTokens) return reply.code(body.status).send(body);
+      return withTokens.then((meta) => reply.code(body.status).send({ ...body, meta }));
     }
     case 'not_authenticated': {
       const body = authBody(deps, request, { session: request.auth.session, user: null });

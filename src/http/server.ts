@@ -17,7 +17,6 @@ import { accountEmailRoutes } from './routes/account-email.js';
 import { userSessionRoutes } from './routes/auth-sessions.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
-import { registerAppTokens } from './app-tokens.js';
 import { tokenRoutes } from './routes/tokens.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
@@ -37,7 +36,6 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   accountDeletionRoutes(app, deps);
   phoneRoutes(app, deps);
   if (client === 'app') {
-    registerAppTokens(app, deps);
     tokenRoutes(app, deps);
   }
 }
