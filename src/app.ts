@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
 import { createHttpServer } from './http/server.js';
 import { startSweeper } from './store/sweeper.js';
+import { configurePasswordHashing } from './security/passwords.js';
 import { prepareTokenStrategy } from './tokens/load-strategy.js';
 
 export interface AppOverrides {
@@ -28,6 +29,7 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /** Wires every dependency in one place and returns a ready, unstarted server. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  configurePasswordHashing({ maxConcurrent: config.passwordHashingConcurrency });
   // A bad token strategy or JWT key stops start-up before anything is opened.
   const createTokens = await prepareTokenStrategy(config);
   const db: Db = openDatabase(config.databaseUrl);

@@ -33,6 +33,8 @@ export interface Config {
   secretKey: string;
   trustedProxyCount: number;
   requestBodyLimit: number;
+  /** Concurrent password hashes: all but one of libuv's pool threads. */
+  passwordHashingConcurrency: number;
   siteName: string;
   mail: { smtpUrl: string | undefined; from: string };
   sms: SmsSettings;
@@ -179,6 +181,9 @@ export function loadConfig(env: Env): Config {
     secretKey,
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, { min: 0, max: 10 }),
     requestBodyLimit: readInt(env, 'REQUEST_BODY_LIMIT', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
+    // libuv reads UV_THREADPOOL_SIZE itself; hashing takes all threads but one,
+    // so file and DNS work never queues behind a burst of logins.
+    passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     mail: { smtpUrl, from: readString(env, 'DEFAULT_FROM_EMAIL', 'webmaster@localhost') },
     sms: readSmsSettings(env),

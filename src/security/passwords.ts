@@ -1,5 +1,4 @@
 import { createHash, pbkdf2, timingSafeEqual } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import * as argon2 from '@node-rs/argon2';
 import * as bcrypt from '@node-rs/bcrypt';
@@ -38,7 +37,10 @@ const pbkdf2Async = promisify(pbkdf2);
 // argon2, bcrypt and pbkdf2 all run on libuv's threadpool (4 threads by default),
 // which fs and dns share. Without a cap a burst of logins fills that queue and stalls
 // every file read behind seconds of hashing; with it the excess waits here instead.
-const hashingSlots = new Semaphore(availableParallelism());
+// The default leaves one of the 4 threads free; more slots than cores keep the
+// cores busy while the event loop hands a finished slot to the next login.
+const DEFAULT_HASHING_CONCURRENCY = 3;
+const hashingSlots = new Semaphore(DEFAULT_HASHING_CONCURRENCY);
 
 export function configurePasswordHashing(options: { maxConcurrent: number }): void {
   hashingSlots.setLimit(options.maxConcurrent);

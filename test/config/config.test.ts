@@ -65,6 +65,13 @@ describe('loadConfig', () => {
     assert.equal(config.frontendUrls.account_confirm_email, 'https://app.example.com/verify/{key}');
   });
 
+  it('password hashing takes all of libuv\'s pool threads but one', () => {
+    assert.equal(loadConfig({ SECRET_KEY: SECRET }).passwordHashingConcurrency, 3);
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, UV_THREADPOOL_SIZE: '8' }).passwordHashingConcurrency, 7);
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, UV_THREADPOOL_SIZE: '1' }).passwordHashingConcurrency, 1);
+    rejects({ UV_THREADPOOL_SIZE: 'many' }, 'UV_THREADPOOL_SIZE');
+  });
+
   it('ACCOUNT_RATE_LIMITS=false turns rate limiting off', () => {
     assert.equal(loadConfig({ ACCOUNT_RATE_LIMITS: 'false' }).account.rateLimits, false);
   });
