@@ -2,7 +2,8 @@ import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, Session, VerifyEmailFlow } from '../domain/session.js';
 import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUsableKey, insertOneTimeKey, spendKey } from '../store/one-time-keys.js';
+import { findUsableKey, spendKey } from '../store/one-time-keys.js';
+import { issueOneTimeKey } from './one-time-key.js';
 import { findEmailAddressById, markEmailVerified } from '../store/email-addresses.js';
 import { findUserById } from '../store/users.js';
 import { replaceFlow, updateSessionState } from '../store/sessions.js';
@@ -37,10 +38,8 @@ export async function sendVerification(deps: Deps, ctx: RequestContext, flow: Ve
     return { ...flow, codeHash: hashSecret(code), codeExpiresAt: ctx.now + account.emailVerificationByCodeTimeout * 1000 };
   }
   if (send && flow.userId !== null && flow.emailAddressId !== null) {
-    const key = randomKey(24);
-    await insertOneTimeKey(deps.db, {
+    const key = await issueOneTimeKey(deps, {
       purpose: 'email_verification',
-      keyHash: hashSecret(key),
       userId: flow.userId,
       emailAddressId: flow.emailAddressId,
       email: flow.email,

@@ -5,7 +5,8 @@ import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail, passwordErrors } from './validate.js';
 import { hashPassword } from '../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUsableKey, insertOneTimeKey, spendKey, spendUserKeys, type OneTimeKey } from '../store/one-time-keys.js';
+import { findUsableKey, spendKey, spendUserKeys, type OneTimeKey } from '../store/one-time-keys.js';
+import { issueOneTimeKey } from './one-time-key.js';
 import { findEmailAddress, listUserEmailAddresses, markEmailVerified } from '../store/email-addresses.js';
 import { findUserById, setPasswordHash } from '../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../store/sessions.js';
@@ -55,10 +56,8 @@ export async function requestPasswordReset(deps: Deps, ctx: RequestContext, inpu
 
   let sending: Promise<void>;
   if (user && address) {
-    const key = randomKey(24);
-    await insertOneTimeKey(deps.db, {
+    const key = await issueOneTimeKey(deps, {
       purpose: 'password_reset',
-      keyHash: hashSecret(key),
       userId: user.id,
       emailAddressId: address.id,
       email: to,
