@@ -118,10 +118,11 @@ export async function verifyEmail(deps: Deps, ctx: RequestContext, key: string):
 }
 
 async function completeVerification(deps: Deps, ctx: RequestContext, emailAddressId: number, flow: VerifyEmailFlow | null): Promise<Outcome> {
-  const current: AuthState = { session: ctx.session, user: ctx.user };
   return deps.db.transaction().execute(async (tx) => {
     await markEmailVerified(tx, emailAddressId);
     await settleVerifiedAddress(deps.config, tx, emailAddressId);
+    // Read the user again: verifying may have changed its primary address.
+    const current: AuthState = { session: ctx.session, user: ctx.user && (await findUserById(tx, ctx.user.id)) };
     if (!flow || !ctx.session) return { kind: 'auth', ...current };
     const user = flow.userId === null ? null : await findUserById(tx, flow.userId);
     if (flow.login && user && deps.config.account.loginOnEmailConfirmation) {
