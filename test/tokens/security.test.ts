@@ -58,8 +58,11 @@ describeEachDatabase('access-token security (RS256)', jwtEnv(), ({ server }) => 
     assert.equal(await status(withPayload(attacker.accessToken, (c) => ({ ...c, sid: claimsOf(victim.accessToken).sid }))), 401);
     // Stretch the expiry.
     assert.equal(await status(withPayload(attacker.accessToken, (c) => ({ ...c, exp: (c.exp as number) + 86400 }))), 401);
-    // A flipped signature byte.
-    const flipped = attacker.accessToken.slice(0, -2) + (attacker.accessToken.endsWith('A') ? 'B' : 'A') + attacker.accessToken.slice(-1);
+    // A flipped signature byte: the second-to-last character, which always
+    // carries six signature bits, replaced by a different one.
+    const token = attacker.accessToken;
+    const flipped = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.slice(-1);
+    assert.notEqual(flipped, token);
     assert.equal(await status(flipped), 401);
   });
 
