@@ -120,19 +120,6 @@ function withConfirmationCooldown(env: Env, byCode: boolean, cooldown: number): 
 }
 
 /**
- * The rate-limit and SMTP parsers live with their modules and throw plain
- * errors that already name the variable; start-up reports ConfigErrors as one line.
- */
-function asConfigError<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof ConfigError || !(error instanceof Error)) throw error;
-    throw new ConfigError(error.message);
-  }
-}
-
-/**
  * Reads and validates every setting once. `secretKey` may come back empty
  * outside production; the entry point then supplies a persisted dev key.
  */
@@ -146,17 +133,17 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError('SECRET_KEY: expected at least 32 characters');
   }
   const smtpUrl = readOptional(env, 'SMTP_URL');
-  if (smtpUrl) asConfigError(() => parseSmtpUrl(smtpUrl));
+  if (smtpUrl) parseSmtpUrl(smtpUrl);
 
   const emailVerificationByCode = readBool(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', false);
   const emailConfirmationCooldown = readInt(env, 'ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN', 180, { min: 0 });
   const loginAttemptsLimit = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT');
   const loginAttemptsTimeout = readOptional(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT');
-  const rateLimits = asConfigError(() => parseRateLimits(withConfirmationCooldown(env, emailVerificationByCode, emailConfirmationCooldown), {
+  const rateLimits = parseRateLimits(withConfirmationCooldown(env, emailVerificationByCode, emailConfirmationCooldown), {
     loginAttemptsLimit: loginAttemptsLimit === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_LIMIT', 5, { min: 0 }),
     loginAttemptsTimeout: loginAttemptsTimeout === undefined ? undefined : readInt(env, 'ACCOUNT_LOGIN_ATTEMPTS_TIMEOUT', 300, { min: 0 }),
     emailVerificationByCode,
-  }));
+  });
 
   const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username', 'phone'], ['email']);
   const signupFields = parseSignupFields(readString(env, 'ACCOUNT_SIGNUP_FIELDS', 'email*,password1*'));

@@ -6,6 +6,7 @@ import { setPasswordHash } from '../store/users.js';
 import { deleteUserSessions } from '../store/sessions.js';
 import { sendPasswordChanged } from '../messaging/notices.js';
 import { addMethod, cycleKey, nowSeconds } from './session-ops.js';
+import { sendNotice } from './notice.js';
 
 /** POST /auth/reauthenticate: proves the password again for sensitive actions. */
 export async function reauthenticate(deps: Deps, ctx: RequestContext, password: string): Promise<Outcome> {
@@ -50,7 +51,7 @@ export async function changePassword(deps: Deps, ctx: RequestContext, input: Cha
     return cycleKey(deps, tx, session);
   });
   if (user.email) {
-    await sendPasswordChanged(deps, user.email).catch((error) => deps.log.warn({ err: error }, 'password-changed notice failed'));
+    await sendNotice(deps, sendPasswordChanged(deps, user.email), 'password-changed');
   }
   return { kind: 'auth', session, user: { ...user, passwordHash: hash, passwordChangedAt: ctx.now }, newSessionKey: newKey };
 }

@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from './context.js';
 import type { CodeRecipient, LoginByCodeFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { conflict, invalid, type Outcome } from './outcome.js';
+import { conflict, invalid, mailUnavailable, smsUnavailable, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail } from './validate.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
 import { findEmailAddress, markEmailVerified } from '../store/email-addresses.js';
@@ -18,7 +18,7 @@ import { dropFlow, logIn, nowSeconds, startPendingFlow } from './session-ops.js'
 // recipient generically so that SMS can join email as a channel.
 
 function undelivered(recipient: CodeRecipient): Outcome {
-  return { kind: 'unavailable', errors: [{ code: 'email' in recipient ? 'mail_unavailable' : 'sms_unavailable' }] };
+  return 'email' in recipient ? mailUnavailable : smsUnavailable;
 }
 
 /** Sends the code, or for a recipient with no account (code null) a notice saying so. */

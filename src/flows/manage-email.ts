@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from './context.js';
 import type { Session, VerifyEmailFlow } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { forbidden, invalid, notAuthenticated, type Outcome } from './outcome.js';
+import { forbidden, invalid, notAuthenticated, mailUnavailable, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail } from './validate.js';
 import {
   deleteEmailAddress,
@@ -16,6 +16,7 @@ import { replaceFlow, updateSessionState } from '../store/sessions.js';
 import { sendAccountAlreadyExists } from '../messaging/notices.js';
 import { sendVerification } from './email-verification.js';
 import { recentlyAuthenticated } from './session-ops.js';
+import { sendNotice } from './notice.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
 // authentication; all but the listing spend the manage_email rate limit.
@@ -89,7 +90,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     // Taken, possibly by a signup a moment ago.
     if (!account.preventEnumeration) return invalid({ code: 'email_taken', param: 'email' });
     const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
-    if (allowed.ok) await sendAccountAlreadyExists(deps, email).catch((e) => deps.log.error({ err: e }, 'account-exists notice failed'));
+    if (allowed.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
     return list(deps, user.id);
   }
 
@@ -99,7 +100,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
   } catch (e) {
     deps.log.error({ err: e }, 'verification mail failed; address not added');
     await deleteEmailAddress(deps.db, added.id);
-    return { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
+    return mailUnavailable;
   }
   return list(deps, user.id);
 }
@@ -165,7 +166,7 @@ export async function resendEmailVerification(deps: Deps, ctx: RequestContext, r
     await startVerification(deps, ctx, caller.session, address, true);
   } catch (e) {
     deps.log.error({ err: e }, 'verification mail failed');
-    return { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
+    return mailUnavailable;
   }
   return { kind: 'ok' };
 }

@@ -85,3 +85,5 @@ export const invalid = (...errors: FieldError[]): Outcome => ({ kind: 'invalid',
 export const conflict: Outcome = { kind: 'conflict' };
 export const forbidden: Outcome = { kind: 'forbidden' };
 export const notAuthenticated: Outcome = { kind: 'not_authenticated' };
+export const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
+export const smsUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };

@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from './context.js';
 import type { PasswordResetByCodeFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
+import { conflict, invalid, mailUnavailable, type AuthState, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail, passwordErrors } from './validate.js';
 import { hashPassword } from '../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
@@ -15,11 +15,11 @@ import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../m
 import { checkFlowCode } from './code-attempt.js';
 import { cycleKey, logIn, nowSeconds, startPendingFlow } from './session-ops.js';
 import { findPhoneOfUser, markPhoneVerified } from '../store/phones.js';
+import { sendNotice } from './notice.js';
 
 // Password reset by link (a one-time key in the database) or by code (a code
 // hash in the session's pending flow), as ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED says.
 
-const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
 
 /**
  * POST /auth/password/request. Known and unknown addresses take the same
@@ -163,7 +163,7 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
 
   await clearFailedLogins(deps, ctx, user);
   if (user.email) {
-    await sendPasswordChanged(deps, user.email).catch((error) => deps.log.warn({ err: error }, 'password-changed notice failed'));
+    await sendNotice(deps, sendPasswordChanged(deps, user.email), 'password-changed');
   }
   return outcome;
 }

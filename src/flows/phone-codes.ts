@@ -1,6 +1,6 @@
 import type { Deps, RequestContext } from './context.js';
 import type { PasswordResetByCodeFlow } from '../domain/session.js';
-import { conflict, invalid, type Outcome } from './outcome.js';
+import { smsUnavailable, conflict, invalid, type Outcome } from './outcome.js';
 import { parsePhone } from './phone-number.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
 import { findUserByPhone } from '../store/phones.js';
@@ -63,7 +63,7 @@ export async function requestPasswordResetByPhone(deps: Deps, ctx: RequestContex
       await sendPasswordResetCodeSms(deps, phone, code);
     } catch (error) {
       deps.log.error({ err: error }, 'password reset SMS failed');
-      return { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };
+      return smsUnavailable;
     }
   }
   return { kind: 'auth', ...(await holdFlow(deps, ctx, flow)) };

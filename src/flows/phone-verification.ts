@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, Session, VerifyPhoneFlow } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { conflict, invalid, type Outcome } from './outcome.js';
+import { conflict, invalid, smsUnavailable, type Outcome } from './outcome.js';
 import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
 import { findUserById } from '../store/users.js';
 import { findPhoneNumber, findPhoneOfUser, isUniqueViolation, markPhoneVerified, setVerifiedPhone } from '../store/phones.js';
@@ -20,8 +20,6 @@ export type Started = { ok: true; flow: VerifyPhoneFlow } | { ok: false; outcome
 export function phoneEnabled(deps: Deps): boolean {
   return deps.config.account.signupFields.phone !== undefined || deps.config.account.loginMethods.includes('phone');
 }
-
-const smsUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };
 
 /**
  * Sends a new code for `flow` and returns the flow holding its hash. A decoy
@@ -79,9 +77,9 @@ function pendingFlow(session: Session | null): VerifyPhoneFlow | null {
 }
 
 /**
- * POST /auth/phone/verify. One attempt is reserved before the comparison, so
- * parallel guesses cannot exceed the budget; out of attempts or past its
- * expiry, the flow is dropped and the answer is 409.
+ * POST /auth/phone/verify. The code is checked like every other code
+ * (checkFlowCode): wrong codes spend the attempt budget, and an expired or
+ * spent flow answers 409.
  */
 export async function verifyPhone(deps: Deps, ctx: RequestContext, code: string): Promise<Outcome> {
   const session = ctx.session;

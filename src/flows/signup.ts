@@ -1,6 +1,6 @@
 import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, VerifyEmailFlow } from '../domain/session.js';
-import { conflict, forbidden, invalid, type FieldError, type Outcome } from './outcome.js';
+import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from './outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from './validate.js';
 import { hashPassword } from '../security/passwords.js';
 import { createUser, deleteUser, findUserById, usernameExists } from '../store/users.js';
@@ -12,6 +12,7 @@ import { findEmailAddress } from '../store/email-addresses.js';
 import { sendAccountAlreadyExists } from '../messaging/notices.js';
 import { beginVerification, decoyVerification } from './email-verification.js';
 import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+import { sendNotice } from './notice.js';
 
 export interface SignupInput {
   email?: string;
@@ -112,7 +113,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
       // No mail, no account: the visitor can simply sign up again.
       await deleteUser(deps.db, user.id);
       deps.log.error({ err: error }, 'verification mail failed; signup rolled back');
-      return { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
+      return mailUnavailable;
     }
     if (account.emailVerification === 'mandatory') {
       return { kind: 'auth', ...(await startPendingFlow(deps, ctx, emailFlow)) };
@@ -141,7 +142,7 @@ async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: Signu
   if (!account.preventEnumeration || !(emailFirst || account.phone.verificationEnabled)) return invalid({ code: 'phone_taken', param: 'phone' });
   if (input.email && emailFirst) {
     const allowed = await deps.limiter.consume('verify_phone', { ip: ctx.ip, key: input.phone });
-    if (allowed.ok) await sendPhoneTakenSms(deps, input.phone!).catch((error) => deps.log.error({ err: error }, 'phone-taken notice failed'));
+    if (allowed.ok) await sendNotice(deps, sendPhoneTakenSms(deps, input.phone!), 'phone-taken');
     return { kind: 'auth', ...(await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, input.email))) };
   }
   const started = await beginPhoneVerification(deps, ctx, { userId: null, phone: input.phone! }, null);
@@ -152,7 +153,7 @@ async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: Signu
 async function answerForTakenEmail(deps: Deps, ctx: RequestContext, email: string): Promise<Outcome> {
   const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   if (allowed.ok) {
-    await sendAccountAlreadyExists(deps, email).catch((error) => deps.log.error({ err: error }, 'account-exists notice failed'));
+    await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
   }
   return { kind: 'auth', ...(await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email))) };
 }

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { ConfigError } from '../config/env.js';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
 
@@ -25,8 +26,8 @@ const ACCEPTED_FORMS =
   'smtps://user:pass@host:port (implicit TLS)';
 
 // The URL itself is never echoed back: it may hold the relay password.
-function invalid(reason: string): Error {
-  return new Error(`SMTP_URL is invalid (${reason}); ${ACCEPTED_FORMS}`);
+function invalid(reason: string): ConfigError {
+  return new ConfigError(`SMTP_URL is invalid (${reason}); ${ACCEPTED_FORMS}`);
 }
 
 export function parseSmtpUrl(url: string): SmtpSettings {

@@ -1,6 +1,8 @@
 // Parses django-allauth's ACCOUNT_RATE_LIMITS format so existing deployments
 // can move their settings over unchanged.
 
+import { ConfigError } from '../config/env.js';
+
 export const ACTIONS = [
   'login',
   'login_failed',
@@ -105,7 +107,7 @@ function applyLoginAttemptsSettings(opts: RateLimitOptions): string | false {
 
 function checkLegacyInteger(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-    throw new Error(`${name}: expected a non-negative integer, got ${String(value)}`);
+    throw new ConfigError(`${name}: expected a non-negative integer, got ${String(value)}`);
   }
 }
 
@@ -115,21 +117,21 @@ function parseOverrides(json: string): Partial<Record<Action, string | false>> {
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new Error(notAnObject);
+    throw new ConfigError(notAnObject);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(notAnObject);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(notAnObject);
 
   const overrides: Partial<Record<Action, string | false>> = {};
   for (const [name, rule] of Object.entries(parsed)) {
     if (!isAction(name)) {
-      throw new Error(`${VARIABLE}: unknown action "${name}"; expected one of ${ACTIONS.join(', ')}`);
+      throw new ConfigError(`${VARIABLE}: unknown action "${name}"; expected one of ${ACTIONS.join(', ')}`);
     }
     if (rule === false || rule === null || (typeof rule === 'string' && rule.trim() === '')) {
       overrides[name] = false;
     } else if (typeof rule === 'string') {
       overrides[name] = rule;
     } else {
-      throw new Error(`${VARIABLE}: action "${name}" has ${JSON.stringify(rule)}; ${FORMAT}, or false to disable it`);
+      throw new ConfigError(`${VARIABLE}: action "${name}" has ${JSON.stringify(rule)}; ${FORMAT}, or false to disable it`);
     }
   }
   return overrides;
@@ -143,7 +145,7 @@ function parseRules(action: Action, source: string): RateLimitRule[] {
   return source.split(',').map((part) => {
     const rule = parseRule(part.trim());
     if (rule === null) {
-      throw new Error(`${VARIABLE}: action "${action}" has invalid rule "${part.trim()}"; ${FORMAT}`);
+      throw new ConfigError(`${VARIABLE}: action "${action}" has invalid rule "${part.trim()}"; ${FORMAT}`);
     }
     return Object.freeze(rule);
   });
