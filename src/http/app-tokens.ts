@@ -7,9 +7,6 @@ import type { LiveSession } from '../tokens/strategy.js';
 // X-Session-Token or `Authorization: <scheme> <token>` names, and the tokens
 // a response hands out when a session becomes authenticated.
 
-/** The raw session key the caller presented, for issuing tokens without a key change. */
-const presentedKeys = new WeakMap<FastifyRequest, string>();
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -36,14 +33,12 @@ export async function resolveAppCaller(deps: Deps, request: FastifyRequest): Pro
   const sessionToken = header(request, 'x-session-token');
   if (sessionToken) {
     const found = await deps.tokens.lookupSession(sessionToken);
-    if (found) presentedKeys.set(request, found.sessionKey);
     return { found, stale: !found };
   }
   const accessToken = deps.tokens.authenticate ? bearerToken(header(request, 'authorization'), deps.config.tokens.jwt.authorizationHeaderScheme) : undefined;
   if (accessToken === undefined) return null;
   const result = await deps.tokens.authenticate!(accessToken);
   if (result === null || result === 'gone') return { found: null, stale: result === 'gone' };
-  presentedKeys.set(request, result.sessionKey);
   return { found: result, stale: false };
 }
 
@@ -68,7 +63,7 @@ async function addTokens(deps: Deps, request: FastifyRequest, state: AuthState, 
   const authenticated = meta.is_authenticated === true && user !== null && session !== null && session.userId === user.id;
   const before = request.auth.user;
   const changed = !before || before.id !== user?.id || state.newSessionKey !== undefined;
-  const sessionKey = state.newSessionKey ?? presentedKeys.get(request);
+  const sessionKey = state.newSessionKey ?? request.auth.sessionKey;
   if (authenticated && changed && !state.tokens && sessionKey) {
     const issued = await deps.tokens.createAccessTokenPayload({ sessionKey, session: session!, user: user! });
     // The strategy adds fields; it never replaces the ones the flow set.

@@ -13,6 +13,8 @@ export interface RequestAuth {
   client: ClientKind;
   session: Session | null;
   user: User | null;
+  /** The raw key of that session, as the caller presented it (cookie, token or an access token's sid). */
+  sessionKey: string | undefined;
   /** An app client sent a session token that no longer resolves: answer 410. */
   staleToken: boolean;
   /** The session cookie the browser will hold after this response (for CSRF binding). */
@@ -45,7 +47,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   app.addHook('onRequest', async (request, reply) => {
     const cookie = client === 'browser' ? request.cookies[sessionConfig.cookieName] : undefined;
     const rawKey = client === 'browser' ? cookie : headerValue(request, 'x-session-token');
-    request.auth = { client, session: null, user: null, staleToken: false, cookieAfter: cookie, extended: false };
+    request.auth = { client, session: null, user: null, sessionKey: undefined, staleToken: false, cookieAfter: cookie, extended: false };
 
     if (client === 'browser' && UNSAFE.has(request.method)) {
       if (!csrfTokenValid(secretKey, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
@@ -63,6 +65,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       return;
     }
     request.auth.session = found.session;
+    request.auth.sessionKey = found.sessionKey;
     request.auth.user = found.session.userId !== null && found.user?.isActive ? found.user : null;
     if (now - found.session.lastSeenAt > TOUCH_INTERVAL_MS) {
       const expiresAt = now + sessionConfig.cookieAge * 1000;

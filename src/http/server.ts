@@ -23,6 +23,8 @@ export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
 
 /** The API one client kind sees, mounted under its own prefix. */
 async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): Promise<void> {
+  // Only browsers hold cookies; app requests skip the parsing altogether.
+  if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
   configRoutes(app, deps.config);
   sessionRoutes(app, deps);
@@ -68,7 +70,6 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     done(null, payload);
   });
 
-  await app.register(cookie);
   await registerOpenApi(app, sharedSchemas);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });

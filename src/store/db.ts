@@ -57,6 +57,7 @@ function connect(url: string, opts: { poolSize?: number }): Db {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const file: SqliteFile = { path, writerStatements: 0 };
     const db = new Kysely<Database>({
       plugins,
       dialect: new SqliteDialect({
@@ -68,11 +69,11 @@ function connect(url: string, opts: { poolSize?: number }): Db {
           db.pragma('synchronous = NORMAL');
           db.pragma('busy_timeout = 5000');
           db.pragma('foreign_keys = ON');
-          return withStatementCache(db);
+          return withStatementCache(db, () => file.writerStatements++);
         },
       }),
     });
-    if (path !== ':memory:') readerPaths.set(db, path);
+    if (path !== ':memory:') sqliteFiles.set(db, file);
     return db;
   }
   // node-pg returns BIGINT (int8) as a string to avoid precision loss; our
@@ -90,10 +91,13 @@ function connect(url: string, opts: { poolSize?: number }): Db {
  * Kysely prepares every statement anew; preparing costs more than running a
  * small indexed query, so prepared statements are kept per SQL text.
  */
-function withStatementCache(db: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+function withStatementCache(db: SQLite.Database, onStatement?: () => void): { prepare(sql: string): SQLite.Statement; close(): void } {
   const cache = new Map<string, SQLite.Statement>();
   return {
+    // Kysely runs a statement synchronously right after preparing it, so
+    // counting here counts executions, COMMIT included.
     prepare(sql: string) {
+      onStatement?.();
       let statement = cache.get(sql);
       if (!statement) {
         // Query texts are built from code, so the set is small; the bound is a guard.
@@ -111,17 +115,28 @@ function withStatementCache(db: SQLite.Database): { prepare(sql: string): SQLite
 // mode it reads the last committed snapshot without queueing behind Kysely's
 // single connection (and any transaction open on it), and without the
 // promise chain of the query builder.
-const readerPaths = new WeakMap<object, string>();
-const readers = new WeakMap<object, ReturnType<typeof withStatementCache>>();
+interface SqliteFile {
+  path: string;
+  /** Statements run on the writer connection so far (see withStatementCache). */
+  writerStatements: number;
+}
+interface Reader {
+  statements: ReturnType<typeof withStatementCache>;
+  file: SqliteFile;
+  /** The data_version read during the current event-loop turn. */
+  version?: { value: number; writerStatements: number };
+}
+const sqliteFiles = new WeakMap<object, SqliteFile>();
+const readers = new WeakMap<object, Reader>();
 
-function readerFor(conn: Conn): ReturnType<typeof withStatementCache> | undefined {
+function readerFor(conn: Conn): Reader | undefined {
   let reader = readers.get(conn);
   if (!reader) {
-    const path = readerPaths.get(conn);
-    if (!path) return undefined;
-    const raw = new SQLite(path, { readonly: true, fileMustExist: true });
+    const file = sqliteFiles.get(conn);
+    if (!file) return undefined;
+    const raw = new SQLite(file.path, { readonly: true, fileMustExist: true });
     raw.pragma('busy_timeout = 5000');
-    reader = withStatementCache(raw);
+    reader = { statements: withStatementCache(raw), file };
     readers.set(conn, reader);
   }
   return reader;
@@ -130,7 +145,7 @@ function readerFor(conn: Conn): ReturnType<typeof withStatementCache> | undefine
 /** Runs a read-only query, on the SQLite reader connection when there is one. */
 export async function readRows<R>(conn: Conn, query: CompiledQuery<R>): Promise<R[]> {
   const reader = readerFor(conn);
-  if (reader) return reader.prepare(query.sql).all(...query.parameters) as R[];
+  if (reader) return reader.statements.prepare(query.sql).all(...query.parameters) as R[];
   return (await conn.executeQuery(query)).rows;
 }
 
@@ -138,14 +153,26 @@ export async function readRows<R>(conn: Conn, query: CompiledQuery<R>): Promise<
  * SQLite's data_version as the reader connection sees it: it changes whenever
  * any other connection (this process's writer or another process) commits.
  * Undefined where there is no reader (PostgreSQL, in-memory databases).
+ *
+ * Reading it opens a read transaction (file locks, so system calls), which
+ * cost as much as the rest of a session lookup. Requests handled in one
+ * event-loop turn therefore share one reading: a statement on this process's
+ * writer invalidates it at once, and a commit by another process is seen by
+ * every request from the next turn on.
  */
 export function sqliteDataVersion(conn: Conn): number | undefined {
   const reader = readerFor(conn);
-  return reader ? (reader.prepare('PRAGMA data_version').pluck().get() as number) : undefined;
+  if (!reader) return undefined;
+  const { file } = reader;
+  if (reader.version?.writerStatements !== file.writerStatements) {
+    if (!reader.version) setImmediate(() => (reader.version = undefined));
+    reader.version = { value: reader.statements.prepare('PRAGMA data_version').pluck().get() as number, writerStatements: file.writerStatements };
+  }
+  return reader.version.value;
 }
 
 export async function closeDatabase(db: Db): Promise<void> {
-  readers.get(db)?.close();
+  readers.get(db)?.statements.close();
   readers.delete(db);
   await db.destroy();
 }

@@ -77,12 +77,14 @@ function compiledFor(conn: Conn): CompiledQuery<LiveSessionRow> {
   return compiled;
 }
 
+export type FoundSession = { session: Session; user: User | null; sessionKey: string };
+
 /**
  * The request hot path: one indexed query (by the key's hash) returns the
  * live session with its user and primary address. Expired sessions are
  * treated as absent.
  */
-export async function findLiveSession(conn: Conn, sessionKey: string, now: number): Promise<{ session: Session; user: User | null } | null> {
+export async function findLiveSession(conn: Conn, sessionKey: string, now: number): Promise<FoundSession | null> {
   const version = sqliteDataVersion(conn);
   const cached = version === undefined ? undefined : snapshotsOf(conn).get(sessionKey);
   if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
@@ -104,7 +106,7 @@ export async function findLiveSession(conn: Conn, sessionKey: string, now: numbe
           email: row.email,
           verified: row.verified,
         });
-  const found = { session, user };
+  const found = { session, user, sessionKey };
   if (version !== undefined) remember(snapshotsOf(conn), sessionKey, { version, found });
   return found;
 }
@@ -115,7 +117,7 @@ export async function findLiveSession(conn: Conn, sessionKey: string, now: numbe
 // traffic. Keyed by the raw key, which this process holds anyway while it
 // serves the request; nothing here reaches the disk.
 const SNAPSHOT_LIMIT = 10_000;
-type Snapshot = { version: number; found: { session: Session; user: User | null } };
+type Snapshot = { version: number; found: FoundSession };
 const snapshotsByDb = new WeakMap<object, Map<string, Snapshot>>();
 
 function snapshotsOf(conn: Conn): Map<string, Snapshot> {

@@ -34,10 +34,7 @@ export async function prepareTokenStrategy(config: Config): Promise<(deps: Token
     if (!wired) throw new Error('the token strategy was used before the server was wired');
     return wired;
   };
-  const findSession = async (sessionKey: string): Promise<LiveSession | null> => {
-    const found = await findLiveSession(deps().db, sessionKey, deps().clock.now());
-    return found ? { ...found, sessionKey } : null;
-  };
+  const findSession = (sessionKey: string): Promise<LiveSession | null> => findLiveSession(deps().db, sessionKey, deps().clock.now());
   // Read at call time: the server's logger replaces the start-up one after wiring.
   const jwtDeps: JwtStrategyDeps = {
     config,
