@@ -69,12 +69,19 @@ async function load(opts: autocannon.Options): Promise<Figures> {
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
 }
 
+/** An unmeasured run first, so that rounds compare optimised code, not V8 warming up. */
+async function warmUp(opts: autocannon.Options): Promise<void> {
+  await autocannon({ duration: Math.min(2, SECONDS), connections: 32, ...opts });
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Hello-world then `route`, ROUNDS times; the median of each and of the paired ratios. */
 async function versusHello(server: Server, route: autocannon.Options): Promise<{ hello: Figures; route: Figures; ratio: number; cpuRatio: number }> {
   const hellos: Figures[] = [];
   const routes: Figures[] = [];
+  await warmUp({ url: `${server.base}/bench/hello` });
+  await warmUp(route);
   for (let i = 0; i < ROUNDS; i++) {
     hellos.push(await load({ url: `${server.base}/bench/hello` }));
     routes.push(await load(route));
@@ -122,6 +129,7 @@ const loginRequest = {
 // Logins against the hash alone, measured back to back in each round.
 const hashRates: number[] = [];
 const logins: Figures[] = [];
+await warmUp({ ...loginRequest, connections: 8 });
 for (let i = 0; i < ROUNDS; i++) {
   hashRates.push(hashAlone());
   logins.push(await load({ ...loginRequest, connections: 8 }));

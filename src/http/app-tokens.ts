@@ -15,12 +15,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** The credential of `Authorization: <scheme> <token>` when the scheme word is ours (case-insensitive, RFC 9110). */
 export function bearerToken(value: string | undefined, scheme: string): string | undefined {
   if (!value) return undefined;
-  // Plain string scanning: this runs on every request and tokens are long.
+  // Plain string scanning, no regular expression: this runs on every request
+  // and tokens are long.
   const trimmed = value.trim();
   const space = trimmed.indexOf(' ');
-  if (space <= 0 || trimmed.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
+  if (space !== scheme.length) return undefined;
+  if (!trimmed.startsWith(scheme) && trimmed.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
   const token = trimmed.slice(space + 1).trimStart();
-  return token !== '' && !/\s/.test(token) ? token : undefined;
+  // A token is one word (RFC 6750's b64token); header values hold no CR or LF.
+  return token !== '' && !token.includes(' ') && !token.includes('\t') ? token : undefined;
 }
 
 /**

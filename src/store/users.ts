@@ -51,12 +51,11 @@ export async function findUserByUsername(conn: Conn, username: string): Promise<
 
 /** The user owning an address, verified or not, with their primary address. */
 export async function findUserByEmail(conn: Conn, email: string): Promise<User | null> {
-  const owner = await conn
-    .selectFrom('email_addresses')
-    .select('user_id')
-    .where('email_lower', '=', email.toLowerCase())
+  const row = await selectUsers(conn)
+    .innerJoin('email_addresses as owned', 'owned.user_id', 'users.id')
+    .where('owned.email_lower', '=', email.toLowerCase())
     .executeTakeFirst();
-  return owner ? findUserById(conn, owner.user_id) : null;
+  return row ? toUser(row) : null;
 }
 
 export async function usernameExists(conn: Conn, username: string): Promise<boolean> {
