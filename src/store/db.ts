@@ -46,6 +46,12 @@ export function writeVersion(db: Db): number {
   return writeCounters.get(db)?.version ?? 0;
 }
 
+/** Counts a write that reached the database as an already compiled query (which plugins do not see). */
+export function countWrite(conn: Conn): void {
+  const counter = conn.getExecutor().plugins.find((p): p is WriteCounter => p instanceof WriteCounter);
+  if (counter) counter.version++;
+}
+
 export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db {
   const db = connect(url, opts);
   writeCounters.set(db, (db.getExecutor().plugins.find((p) => p instanceof WriteCounter) as WriteCounter));

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
-import { readRows, sqliteDataVersion, type Conn } from './db.js';
+import { sqliteDataVersion, type Conn } from './db.js';
+import { prepared } from './prepared.js';
 import { hashSecret } from '../security/secrets.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
@@ -60,22 +60,7 @@ function liveSessionQuery(conn: Conn, keyHash: string, now: number) {
     .where('s.expires_at', '>', now);
 }
 
-type LiveSessionRow = Awaited<ReturnType<ReturnType<typeof liveSessionQuery>['executeTakeFirstOrThrow']>>;
-
-// The query runs on every authenticated request, so it is compiled once per
-// database with stand-in values that are swapped for the real ones.
-const KEY_STAND_IN = '\u0000key';
-const NOW_STAND_IN = -7;
-const compiledLiveSession = new WeakMap<object, CompiledQuery<LiveSessionRow>>();
-
-function compiledFor(conn: Conn): CompiledQuery<LiveSessionRow> {
-  let compiled = compiledLiveSession.get(conn);
-  if (!compiled) {
-    compiled = liveSessionQuery(conn, KEY_STAND_IN, NOW_STAND_IN).compile();
-    compiledLiveSession.set(conn, compiled);
-  }
-  return compiled;
-}
+const liveSessionRows = prepared(liveSessionQuery);
 
 export type FoundSession = { session: Session; user: User | null; sessionKey: string };
 
@@ -88,10 +73,7 @@ export async function findLiveSession(conn: Conn, sessionKey: string, now: numbe
   const version = sqliteDataVersion(conn);
   const cached = version === undefined ? undefined : snapshotsOf(conn).get(sessionKey);
   if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
-  const keyHash = hashSecret(sessionKey);
-  const compiled = compiledFor(conn);
-  const parameters = compiled.parameters.map((p) => (p === KEY_STAND_IN ? keyHash : p === NOW_STAND_IN ? now : p));
-  const [row] = await readRows(conn, CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<LiveSessionRow>);
+  const [row] = await liveSessionRows(conn, hashSecret(sessionKey), now);
   if (!row) return null;
   const session = toSession(row);
   const user =
@@ -143,24 +125,18 @@ export interface NewSession {
   userAgent: string;
 }
 
+const insertSessionRow = prepared(
+  (conn: Conn, keyHash: string, userId: number | null, methods: string, flow: string | null, now: number, expiresAt: number, ip: string, userAgent: string) =>
+    conn
+      .insertInto('sessions')
+      .values({ key_hash: keyHash, user_id: userId, methods, flow, flow_attempts: 0, created_at: now, last_seen_at: now, expires_at: expiresAt, ip, user_agent: userAgent })
+      .returning(['id', 'user_id', 'methods', 'flow', 'flow_attempts', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent']),
+);
+
 export async function insertSession(conn: Conn, input: NewSession): Promise<Session> {
-  const row = await conn
-    .insertInto('sessions')
-    .values({
-      key_hash: input.keyHash,
-      user_id: input.userId,
-      methods: JSON.stringify(input.methods),
-      flow: input.flow === null ? null : JSON.stringify(input.flow),
-      flow_attempts: 0,
-      created_at: input.now,
-      last_seen_at: input.now,
-      expires_at: input.expiresAt,
-      ip: input.ip,
-      user_agent: input.userAgent,
-    })
-    .returning(['id', 'user_id', 'methods', 'flow', 'flow_attempts', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
-    .executeTakeFirstOrThrow();
-  return toSession(row);
+  const flow = input.flow === null ? null : JSON.stringify(input.flow);
+  const [row] = await insertSessionRow(conn, input.keyHash, input.userId, JSON.stringify(input.methods), flow, input.now, input.expiresAt, input.ip, input.userAgent);
+  return toSession(row!);
 }
 
 /**
@@ -203,8 +179,12 @@ export async function replaceFlow(conn: Conn, id: number, flow: PendingFlow, exp
   return result.numUpdatedRows > 0n;
 }
 
+const touchSessionRow = prepared((conn: Conn, id: number, now: number, expiresAt: number) =>
+  conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id),
+);
+
 export async function touchSession(conn: Conn, id: number, now: number, expiresAt: number): Promise<void> {
-  await conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+  await touchSessionRow(conn, id, now, expiresAt);
 }
 
 export async function deleteSession(conn: Conn, id: number): Promise<void> {

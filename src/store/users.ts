@@ -1,4 +1,5 @@
 import type { Conn, Tx } from './db.js';
+import { prepared } from './prepared.js';
 import type { User } from '../domain/user.js';
 
 // Users joined to their primary email address: the shape every flow needs.
@@ -50,11 +51,12 @@ export async function findUserByUsername(conn: Conn, username: string): Promise<
 }
 
 /** The user owning an address, verified or not, with their primary address. */
+const userByEmail = prepared((conn: Conn, emailLower: string) =>
+  selectUsers(conn).innerJoin('email_addresses as owned', 'owned.user_id', 'users.id').where('owned.email_lower', '=', emailLower),
+);
+
 export async function findUserByEmail(conn: Conn, email: string): Promise<User | null> {
-  const row = await selectUsers(conn)
-    .innerJoin('email_addresses as owned', 'owned.user_id', 'users.id')
-    .where('owned.email_lower', '=', email.toLowerCase())
-    .executeTakeFirst();
+  const [row] = await userByEmail(conn, email.toLowerCase());
   return row ? toUser(row) : null;
 }
 
@@ -136,8 +138,10 @@ export async function setPasswordHash(conn: Conn, userId: number, hash: string, 
     .execute();
 }
 
+const recordLoginRow = prepared((conn: Conn, userId: number, now: number) => conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId));
+
 export async function recordLogin(conn: Conn, userId: number, now: number): Promise<void> {
-  await conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
+  await recordLoginRow(conn, userId, now);
 }
 
 /**
