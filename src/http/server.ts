@@ -50,8 +50,11 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     // Client IPs come from X-Forwarded-For only behind a known number of proxies.
     trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
-    return503OnClosing: true,
-    forceCloseConnections: true,
+    // Shutdown drains instead (below): closing every connection would cut
+    // requests in flight, and a request that arrives while they finish is
+    // served rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
+    forceCloseConnections: false,
     frameworkErrors: frameworkErrorHandler,
   });
   registerErrorHandling(app);
@@ -65,8 +68,19 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     parseJson(request, body as string, done);
   });
 
+  // Draining (app.close(), e.g. on SIGTERM): the listener closes and idle
+  // connections go at once; requests already running finish (the database
+  // closes only after the last connection), and each response closes its
+  // connection, so the process exits without waiting out keep-alive timeouts.
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    app.server.closeIdleConnections();
+    done();
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
+    if (draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
