@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { readSmsSettings } from '../../src/config/sms.js';
@@ -37,12 +39,37 @@ describe('webhook SMS sender', () => {
   const sender = (url = receiver.url, secret = receiver.secret) =>
     createSmsSender(readSmsSettings({ SMS_BACKEND: 'webhook', SMS_WEBHOOK_URL: url, SMS_WEBHOOK_SECRET: secret }), () => {});
 
-  it('posts {to, message} with an HMAC-SHA256 signature of the body', async () => {
+  it('posts {to, message} with an HMAC-SHA256 signature of timestamp and body', async () => {
     await sender().send({ to: TO, message: MESSAGE });
     const received = await receiver.next(TO);
     assert.deepEqual(received, { to: TO, message: MESSAGE });
     assert.equal(codeIn(received), 'ACDEFG');
     assert.equal(receiver.rejected, 0);
+  });
+
+  it('signs the current time together with the body, so receivers can refuse replays', async () => {
+    const captured: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const capture = createHttpServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      request.on('end', () => {
+        captured.push({ headers: request.headers, body });
+        response.statusCode = 204;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => capture.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = capture.address() as { port: number };
+      await sender(`http://127.0.0.1:${port}/sms`).send({ to: TO, message: MESSAGE });
+    } finally {
+      await new Promise((resolve) => capture.close(resolve));
+    }
+    const [{ headers, body }] = captured as [(typeof captured)[number]];
+    const timestamp = Number(headers['x-signature-timestamp']);
+    assert.ok(Math.abs(Date.now() / 1000 - timestamp) < 5, `timestamp ${timestamp}`);
+    const hmac = (material: string) => `sha256=${createHmac('sha256', receiver.secret).update(material).digest('hex')}`;
+    assert.equal(headers['x-signature'], hmac(`${timestamp}.${body}`));
   });
 
   it('is refused by a receiver holding another secret', async () => {

@@ -107,7 +107,11 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
   };
 }
 
-/** A gateway for SMS_BACKEND=webhook: verifies `X-Signature: sha256=<hex>` over the raw body. */
+/**
+ * A gateway for SMS_BACKEND=webhook, checking as a receiver should:
+ * `X-Signature: sha256=<hex>` over `<X-Signature-Timestamp>.<raw body>`, and
+ * a timestamp at most five minutes from now.
+ */
 export async function startSmsReceiver(secret = 'sms-webhook-secret-for-tests-0123'): Promise<SmsReceiver> {
   const box = inbox();
   const receiver: Omit<SmsReceiver, keyof SmsInbox | 'url' | 'close'> = { secret, rejected: 0, failWith: null };
@@ -117,9 +121,12 @@ export async function startSmsReceiver(secret = 'sms-webhook-secret-for-tests-01
       response.statusCode = receiver.failWith;
       return void response.end('{"error":"down"}');
     }
-    const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+    const timestamp = String(request.headers['x-signature-timestamp'] ?? '');
+    const fresh = /^\d+$/.test(timestamp) && Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
+    const signed = Buffer.concat([Buffer.from(`${timestamp}.`), body]);
+    const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(signed).digest('hex')}`);
     const given = Buffer.from(String(request.headers['x-signature'] ?? ''));
-    if (request.method !== 'POST' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (request.method !== 'POST' || !fresh || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       receiver.rejected++;
       response.statusCode = 401;
       return void response.end();
