@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 // figure also as a ratio of a hello-world route served by the same process.
 // The load generator shares the machine, and this VM's speed drifts by up to
 // 10 % within seconds, so every ratio is taken from short runs made back to
-// back (hello, then the route) and the median of many rounds is reported,
+// back (in alternating order) and the median of many rounds is reported,
 // with the spread, so that a noisy neighbour does not decide the result.
 // Targets: session lookup >= 0.6x hello; JWT lookup (stateless) >= 0.8x
 // hello; login >= 90 % of the hash alone; GET /config p99 < 20 ms while
@@ -77,15 +77,26 @@ async function warmUp(opts: autocannon.Options): Promise<void> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Hello-world then `route`, ROUNDS times; the median of each and of the paired ratios. */
+/** Runs `a` and `b` back to back, alternating which goes first so that a drifting machine favours neither. */
+async function paired<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (round % 2 === 0) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const first = await b();
+  return [await a(), first];
+}
+
+/** Hello-world and `route`, ROUNDS pairs; the median of each and of the paired ratios. */
 async function versusHello(server: Server, route: autocannon.Options): Promise<{ hello: Figures; route: Figures; ratio: number; ratios: number[]; cpuRatio: number }> {
   const hellos: Figures[] = [];
   const routes: Figures[] = [];
   await warmUp({ url: `${server.base}/bench/hello` });
   await warmUp(route);
   for (let i = 0; i < ROUNDS; i++) {
-    hellos.push(await load({ url: `${server.base}/bench/hello` }));
-    routes.push(await load(route));
+    const [hello, measured] = await paired(i, () => load({ url: `${server.base}/bench/hello` }), () => load(route));
+    hellos.push(hello);
+    routes.push(measured);
   }
   const pick = (fs: Figures[]): Figures => ({
     rps: median(fs.map((f) => f.rps)),
@@ -136,8 +147,9 @@ const logins: Figures[] = [];
 // after 4 s, 0.02 ms after 60 s), so the warm-up is counted in logins.
 await warmUp({ ...loginRequest, connections: 8, amount: 4000 });
 for (let i = 0; i < ROUNDS; i++) {
-  hashRates.push(hashAlone());
-  logins.push(await load({ ...loginRequest, connections: 8 }));
+  const [hash, measured] = await paired(i, async () => hashAlone(), () => load({ ...loginRequest, connections: 8 }));
+  hashRates.push(hash);
+  logins.push(measured);
 }
 const login = [...logins].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
 const hashRate = median(hashRates);
