@@ -104,11 +104,12 @@ async function versusHello(server: Server, route: autocannon.Options): Promise<{
     errors: fs.reduce((n, f) => n + f.errors, 0),
     cpu: median(fs.map((f) => f.cpu)),
   });
+  const ratios = hellos.map((h, i) => routes[i]!.rps / h.rps);
   return {
     hello: pick(hellos),
     route: pick(routes),
-    ratio: median(hellos.map((h, i) => routes[i]!.rps / h.rps)),
-    ratios: hellos.map((h, i) => routes[i]!.rps / h.rps),
+    ratio: median(ratios),
+    ratios,
     cpuRatio: median(hellos.map((h, i) => h.cpu / routes[i]!.cpu)),
   };
 }
