@@ -25,9 +25,11 @@ describe('graceful shutdown', () => {
     const post = (path: string) => fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: credentials });
     assert.equal((await post('/auth/signup')).status, 200);
     // Each login costs a full password hash and only a few run at once, so
-    // most of these are still in flight when the signal comes.
+    // most of these are still in flight when the signal comes. It comes once
+    // the first is answered: by then the server has read every request (a
+    // fixed delay failed on a busy machine, before some had even arrived).
     const logins = Array.from({ length: 12 }, () => post('/auth/login').then((r) => r.status, (error: Error) => error.message));
-    await new Promise((r) => setTimeout(r, 30));
+    await Promise.race(logins);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     const signalled = Date.now();
     server.child.kill('SIGTERM');
