@@ -39,7 +39,13 @@ class WriteCounter implements KyselyPlugin {
     return result;
   }
 }
+// Looked up once per database for writeVersion, which runs on hot paths.
 const writeCounters = new WeakMap<object, WriteCounter>();
+
+/** The counter a database and its transactions share. */
+function counterOf(conn: Conn): WriteCounter | undefined {
+  return conn.getExecutor().plugins.find((p): p is WriteCounter => p instanceof WriteCounter);
+}
 
 /** Grows with every write this process makes through `db` (transactions included). */
 export function writeVersion(db: Db): number {
@@ -48,13 +54,13 @@ export function writeVersion(db: Db): number {
 
 /** Counts a write that reached the database as an already compiled query (which plugins do not see). */
 export function countWrite(conn: Conn): void {
-  const counter = conn.getExecutor().plugins.find((p): p is WriteCounter => p instanceof WriteCounter);
+  const counter = counterOf(conn);
   if (counter) counter.version++;
 }
 
 export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db {
   const db = connect(url, opts);
-  writeCounters.set(db, (db.getExecutor().plugins.find((p) => p instanceof WriteCounter) as WriteCounter));
+  writeCounters.set(db, counterOf(db)!);
   return db;
 }
 
