@@ -30,6 +30,21 @@ const DUMMY_HASH =
 // default is around a million iterations.
 const MAX_PBKDF2_ITERATIONS = 10_000_000;
 
+// An argon2 hash names its own cost, so such a row could also claim terabytes
+// of memory (and take the process down). The bounds are far above Django's
+// defaults (m=100 MiB, t=2, p=8).
+const MAX_ARGON2_MEMORY_KIB = 1024 * 1024;
+const MAX_ARGON2_TIME_COST = 64;
+const MAX_ARGON2_PARALLELISM = 64;
+
+// bcrypt's cost is a power of two: 16 takes seconds per verification, Django's
+// default is 12.
+const MAX_BCRYPT_COST = 16;
+
+// The PHC parameter section of a hash made with ARGON2_OPTIONS: such a hash is
+// current and within bounds without being parsed.
+const CURRENT_ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2_OPTIONS.memoryCost},t=${ARGON2_OPTIONS.timeCost},p=${ARGON2_OPTIONS.parallelism}$`;
+
 const REJECTED: PasswordVerdict = Object.freeze({ ok: false, needsRehash: false });
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -70,16 +85,17 @@ function pickCheck(password: string, stored: string): (() => Promise<PasswordVer
   if (stored.startsWith('$argon2')) return () => checkOwnArgon2(password, stored);
   // Django's Argon2PasswordHasher: "argon2" + a PHC string ("$argon2id$v=19$...").
   if (stored.startsWith('argon2$')) {
-    return imported(() => argon2.verify(stored.slice('argon2'.length), password));
+    const phc = stored.slice('argon2'.length);
+    return imported(async () => argon2WithinBounds(phc) && argon2.verify(phc, password));
   }
   if (stored.startsWith('pbkdf2_sha256$')) return imported(() => checkDjangoPbkdf2(password, stored));
   // Django's BCryptSHA256PasswordHasher: bcrypt over the hex SHA-256 of the password,
   // which sidesteps bcrypt's 72-byte truncation.
   if (stored.startsWith('bcrypt_sha256$')) {
-    return imported(() => bcrypt.verify(sha256Hex(password), stored.slice('bcrypt_sha256$'.length)));
+    return imported(() => checkBcrypt(sha256Hex(password), stored.slice('bcrypt_sha256$'.length)));
   }
-  if (stored.startsWith('bcrypt$')) return imported(() => bcrypt.verify(password, stored.slice('bcrypt$'.length)));
-  if (/^\$2[aby]\$/.test(stored)) return imported(() => bcrypt.verify(password, stored));
+  if (stored.startsWith('bcrypt$')) return imported(() => checkBcrypt(password, stored.slice('bcrypt$'.length)));
+  if (/^\$2[aby]\$/.test(stored)) return imported(() => checkBcrypt(password, stored));
   return undefined;
 }
 
@@ -89,16 +105,21 @@ function imported(check: () => Promise<boolean>): () => Promise<PasswordVerdict>
 }
 
 async function checkOwnArgon2(password: string, stored: string): Promise<PasswordVerdict> {
-  // Parse first: a hash we cannot parse is malformed, and parsing throws then.
-  const params = argon2.parseOptions(stored);
+  const current = stored.startsWith(CURRENT_ARGON2_PREFIX);
+  if (!current && !argon2WithinBounds(stored)) return REJECTED;
   if (!(await argon2.verify(stored, password))) return REJECTED;
-  const current =
-    params.algorithm === ARGON2_OPTIONS.algorithm &&
-    params.version === ARGON2_OPTIONS.version &&
-    params.memoryCost === ARGON2_OPTIONS.memoryCost &&
-    params.timeCost === ARGON2_OPTIONS.timeCost &&
-    params.parallelism === ARGON2_OPTIONS.parallelism;
   return { ok: true, needsRehash: !current };
+}
+
+// Throws on a hash it cannot parse, which the caller counts as a mismatch.
+function argon2WithinBounds(phc: string): boolean {
+  const params = argon2.parseOptions(phc);
+  return params.memoryCost <= MAX_ARGON2_MEMORY_KIB && params.timeCost <= MAX_ARGON2_TIME_COST && params.parallelism <= MAX_ARGON2_PARALLELISM;
+}
+
+async function checkBcrypt(password: string, hash: string): Promise<boolean> {
+  const cost = /^\$2[aby]\$(\d\d)\$/.exec(hash);
+  return cost !== null && Number(cost[1]) <= MAX_BCRYPT_COST && bcrypt.verify(password, hash);
 }
 
 // Django's PBKDF2PasswordHasher: "pbkdf2_sha256$<iterations>$<salt>$<base64 key>",

@@ -142,6 +142,23 @@ describe('verifyPassword', () => {
     assert.equal((await verifyPassword(PASSWORD, good)).ok, true);
   });
 
+  // Run as stated, these would ask for about a terabyte of memory or hours of
+  // CPU: the process would die or the test time out, so only the refusal passes.
+  it('refuses hashes whose stated cost is out of bounds, without running them', { timeout: 30_000 }, async () => {
+    const argon = await argon2.hash(PASSWORD, { ...CHEAP_ARGON2, algorithm: argon2.Algorithm.Argon2id });
+    const costly = [
+      argon.replace('m=1024,', 'm=999999999,'),
+      argon.replace(',t=1,', ',t=100000,'),
+      `argon2${argon.replace('m=1024,', 'm=999999999,')}`,
+    ];
+    const blowfish = await bcrypt.hash(PASSWORD, { cost: 4, version: '2b' });
+    for (const stored of [blowfish, `bcrypt$${blowfish}`]) costly.push(stored.replace('$2b$04$', '$2b$31$'));
+    costly.push(`bcrypt_sha256$${(await bcrypt.hash(createHash('sha256').update(PASSWORD).digest('hex'), { cost: 4 })).replace('$04$', '$31$')}`);
+    for (const stored of costly) {
+      assert.deepEqual(await verifyPassword(PASSWORD, stored), { ok: false, needsRehash: false }, stored);
+    }
+  });
+
   it('takes as long for a missing hash as for a wrong password', async () => {
     const stored = await hashPassword(PASSWORD);
     const median = async (run: () => Promise<unknown>): Promise<number> => {
