@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from '../src/security/passwords.js';
 
 // What the password hash alone allows on this machine: verifications per
@@ -7,12 +8,14 @@ const seconds = Number(process.argv[2] ?? 5);
 const hash = await hashPassword('bench password 123');
 const parallel = availableParallelism() * 2;
 let done = 0;
-const deadline = Date.now() + seconds * 1000;
+const deadline = performance.now() + seconds * 1000;
 await Promise.all(
   Array.from({ length: parallel }, async () => {
-    while (Date.now() < deadline) {
+    while (performance.now() < deadline) {
       await verifyPassword('bench password 123', hash);
-      done++;
+      // Counted like autocannon counts logins: a verification still running at
+      // the deadline is not credited, though it ran (in part) inside the window.
+      if (performance.now() <= deadline) done++;
     }
   }),
 );
