@@ -130,13 +130,26 @@ const insertSessionRow = prepared(
     conn
       .insertInto('sessions')
       .values({ key_hash: keyHash, user_id: userId, methods, flow, flow_attempts: 0, created_at: now, last_seen_at: now, expires_at: expiresAt, ip, user_agent: userAgent })
-      .returning(['id', 'user_id', 'methods', 'flow', 'flow_attempts', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent']),
+      .returning('id'),
 );
 
 export async function insertSession(conn: Conn, input: NewSession): Promise<Session> {
   const flow = input.flow === null ? null : JSON.stringify(input.flow);
   const [row] = await insertSessionRow(conn, input.keyHash, input.userId, JSON.stringify(input.methods), flow, input.now, input.expiresAt, input.ip, input.userAgent);
-  return toSession(row!);
+  // Built from what was written: reading the row back would only parse the
+  // JSON just serialised.
+  return {
+    id: row!.id,
+    userId: input.userId,
+    methods: input.methods,
+    flow: input.flow,
+    flowAttempts: 0,
+    createdAt: input.now,
+    lastSeenAt: input.now,
+    expiresAt: input.expiresAt,
+    ip: input.ip,
+    userAgent: input.userAgent,
+  };
 }
 
 /**
