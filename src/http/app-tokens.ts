@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../flows/context.js';
 import type { AuthState } from '../flows/outcome.js';
 import type { LiveSession } from '../tokens/strategy.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
 
 // The app client's side of the token strategy: which session a request's
 // X-Session-Token or `Authorization: <scheme> <token>` names, and the tokens
@@ -26,21 +27,27 @@ export function bearerToken(value: string | undefined, scheme: string): string |
   return token !== '' && !token.includes(' ') && !token.includes('\t') ? token : undefined;
 }
 
+export interface AppCaller {
+  found: LiveSession | null;
+  /** The credential once was good and its session is gone (answered 410). */
+  stale: boolean;
+}
+
 /**
  * The app caller's session: X-Session-Token first, as in the reference, then
- * an access token. Null when the request carries neither. `stale` marks a
- * credential that once was good and whose session is gone (answered 410).
- * Tokens are read from headers only, never from the query string (spec 5.2).
+ * an access token. Null when the request carries neither. Tokens are read
+ * from headers only, never from the query string (spec 5.2). Synchronous
+ * when the strategy answers from memory.
  */
-export async function resolveAppCaller(deps: Deps, request: FastifyRequest): Promise<{ found: LiveSession | null; stale: boolean } | null> {
+export function resolveAppCaller(deps: Deps, request: FastifyRequest): MaybePromise<AppCaller | null> {
   const sessionToken = header(request, 'x-session-token');
-  if (sessionToken) {
-    const found = await deps.tokens.lookupSession(sessionToken);
-    return { found, stale: !found };
-  }
+  if (sessionToken) return andThen(deps.tokens.lookupSession(sessionToken), (found) => ({ found, stale: !found }));
   const accessToken = deps.tokens.authenticate ? bearerToken(header(request, 'authorization'), deps.config.tokens.jwt.authorizationHeaderScheme) : undefined;
   if (accessToken === undefined) return null;
-  const result = await deps.tokens.authenticate!(accessToken);
+  return andThen(deps.tokens.authenticate!(accessToken), accessCaller);
+}
+
+function accessCaller(result: LiveSession | 'gone' | null): AppCaller {
   if (result === null || result === 'gone') return { found: null, stale: result === 'gone' };
   return { found: result, stale: false };
 }

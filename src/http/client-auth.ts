@@ -7,6 +7,8 @@ import { findLiveSession, touchSession } from '../store/sessions.js';
 import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
+import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
+import type { LiveSession } from '../tokens/strategy.js';
 
 /** What the http layer knows about the caller, resolved once per request. */
 export interface RequestAuth {
@@ -44,37 +46,52 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: when the caller resolves from memory (a cached access
+  // token, a session snapshot) the request goes on without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const cookie = client === 'browser' ? request.cookies[sessionConfig.cookieName] : undefined;
-    const rawKey = client === 'browser' ? cookie : headerValue(request, 'x-session-token');
     request.auth = { client, session: null, user: null, sessionKey: undefined, staleToken: false, cookieAfter: cookie, extended: false };
 
     if (client === 'browser' && UNSAFE.has(request.method)) {
       if (!csrfTokenValid(secretKey, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
-        return reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
+        // Answered here: not calling done() ends the request's hook chain.
+        reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
+        return;
       }
     }
+    const pending = resolveCaller(request, cookie);
+    if (isPromiseLike(pending)) pending.then(() => done(), done);
+    else done();
+  });
+
+  /** Fills in request.auth: the browser's cookie session, or the app's token as the strategy resolves it. */
+  function resolveCaller(request: FastifyRequest, cookie: string | undefined): MaybePromise<void> {
     const now = deps.clock.now();
-    // App clients: the token strategy resolves X-Session-Token or an access token.
-    const appCaller = client === 'app' ? await resolveAppCaller(deps, request) : null;
-    if (!rawKey && !appCaller) return;
-    const found = appCaller ? appCaller.found : await findLiveSession(deps.db, rawKey!, now);
-    if (!found) {
-      if (client === 'app') request.auth.staleToken = appCaller!.stale;
-      else request.auth.cookieAfter = undefined;
-      return;
+    if (client === 'app') {
+      return andThen(resolveAppCaller(deps, request), (caller) => {
+        if (caller?.found) return adopt(request, caller.found, now);
+        if (caller) request.auth.staleToken = caller.stale;
+      });
     }
+    if (!cookie) return;
+    return andThen(findLiveSession(deps.db, cookie, now), (found) => {
+      if (found) return adopt(request, found, now);
+      request.auth.cookieAfter = undefined;
+    });
+  }
+
+  function adopt(request: FastifyRequest, found: LiveSession, now: number): MaybePromise<void> {
     request.auth.session = found.session;
     request.auth.sessionKey = found.sessionKey;
     request.auth.user = found.session.userId !== null && found.user?.isActive ? found.user : null;
-    if (now - found.session.lastSeenAt > TOUCH_INTERVAL_MS) {
-      const expiresAt = now + sessionConfig.cookieAge * 1000;
-      await touchSession(deps.db, found.session.id, now, expiresAt);
+    if (now - found.session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
+    const expiresAt = now + sessionConfig.cookieAge * 1000;
+    return touchSession(deps.db, found.session.id, now, expiresAt).then(() => {
       found.session.lastSeenAt = now;
       found.session.expiresAt = expiresAt;
       request.auth.extended = true;
-    }
-  });
+    });
+  }
 
   if (client === 'browser') {
     // Every browser response carries a CSRF token valid for the session the

@@ -4,6 +4,7 @@ import { hashSecret } from '../security/secrets.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
+import type { MaybePromise } from '../maybe-promise.js';
 
 type SessionRow = {
   id: number;
@@ -67,12 +68,16 @@ export type FoundSession = { session: Session; user: User | null; sessionKey: st
 /**
  * The request hot path: one indexed query (by the key's hash) returns the
  * live session with its user and primary address. Expired sessions are
- * treated as absent.
+ * treated as absent. A snapshot hit (below) answers without a promise.
  */
-export async function findLiveSession(conn: Conn, sessionKey: string, now: number): Promise<FoundSession | null> {
+export function findLiveSession(conn: Conn, sessionKey: string, now: number): MaybePromise<FoundSession | null> {
   const version = sqliteDataVersion(conn);
   const cached = version === undefined ? undefined : snapshotsOf(conn).get(sessionKey);
   if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
+  return readLiveSession(conn, sessionKey, now, version);
+}
+
+async function readLiveSession(conn: Conn, sessionKey: string, now: number, version: number | undefined): Promise<FoundSession | null> {
   const [row] = await liveSessionRows(conn, hashSecret(sessionKey), now);
   if (!row) return null;
   const session = toSession(row);

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { User } from '../domain/user.js';
 import { writeVersion, type Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { hashSecret } from '../security/secrets.js';
 import { findRefreshToken, insertRefreshToken } from '../store/refresh-tokens.js';
 import { buildClaims, signToken, verifyToken } from './jwt.js';
@@ -18,7 +19,7 @@ export interface JwtStrategyDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  findSession(sessionKey: string): Promise<LiveSession | null>;
+  findSession(sessionKey: string): MaybePromise<LiveSession | null>;
 }
 
 /**
@@ -62,15 +63,37 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
   }
 
   /** The hot path: a token seen before costs a map lookup, not a signature check. */
-  async function verifiedAccess(token: string, now: number): Promise<VerifiedAccess | null> {
-    const cached = verified.get(token, now);
-    if (cached) return cached;
+  function verifiedAccess(token: string, now: number): MaybePromise<VerifiedAccess | null> {
+    return verified.get(token, now) ?? verifyAccess(token, now);
+  }
+
+  async function verifyAccess(token: string, now: number): Promise<VerifiedAccess | null> {
     const claims = await verifyToken(keys, token, 'access', now);
     const sessionKey = claims ? sid.decrypt(claims.sid) : null;
     if (!claims || !sessionKey) return null;
     const entry = { sub: claims.sub, exp: claims.exp, sessionKey };
     verified.set(token, entry);
     return entry;
+  }
+
+  /** The session behind a verified access token, without a promise when a stateless snapshot answers. */
+  function accessSession(access: VerifiedAccess | null, now: number): MaybePromise<LiveSession | 'gone' | null> {
+    if (!access) return null;
+    // Stateless validation promises a token until its exp whatever happens
+    // to the session, so a snapshot a few seconds old honours it and the hot
+    // path costs no query (HEADLESS_JWT_STATELESS_SNAPSHOT_SECONDS). Any
+    // write by this process retires snapshots, so a logout or password
+    // change here shows at once; other instances see it within the window.
+    const version = writeVersion(deps.db);
+    const snapshot = access.snapshot;
+    if (!settings.statefulValidation && snapshot && snapshot.until > now && snapshot.writeVersion === version) return snapshot.live;
+    return tokenSession(access.sub, access.sessionKey).then((live) => {
+      if (live !== 'gone' && live !== null && !settings.statefulValidation && settings.statelessSnapshotSeconds > 0) {
+        access.snapshot = { live, until: now + settings.statelessSnapshotSeconds * 1000, writeVersion: version };
+      }
+      // Stateful validation: a token is only as good as its session.
+      return live === 'gone' && settings.statefulValidation ? null : live;
+    });
   }
 
   return {
@@ -106,24 +129,9 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
       return { access_token: await mintAccessToken(subject), refresh_token: rotation.kind === 'rotated' ? successor.token : rotation.successor };
     },
 
-    async authenticate(token) {
+    authenticate(token) {
       const now = deps.clock.now();
-      const access = await verifiedAccess(token, now);
-      if (!access) return null;
-      // Stateless validation promises a token until its exp whatever happens
-      // to the session, so a snapshot a few seconds old honours it and the hot
-      // path costs no query (HEADLESS_JWT_STATELESS_SNAPSHOT_SECONDS). Any
-      // write by this process retires snapshots, so a logout or password
-      // change here shows at once; other instances see it within the window.
-      const version = writeVersion(deps.db);
-      const snapshot = access.snapshot;
-      if (!settings.statefulValidation && snapshot && snapshot.until > now && snapshot.writeVersion === version) return snapshot.live;
-      const live = await tokenSession(access.sub, access.sessionKey);
-      if (live !== 'gone' && live !== null && !settings.statefulValidation && settings.statelessSnapshotSeconds > 0) {
-        access.snapshot = { live, until: now + settings.statelessSnapshotSeconds * 1000, writeVersion: version };
-      }
-      // Stateful validation: a token is only as good as its session.
-      return live === 'gone' && settings.statefulValidation ? null : live;
+      return andThen(verifiedAccess(token, now), (access) => accessSession(access, now));
     },
 
     jwks: () => keys.jwks,

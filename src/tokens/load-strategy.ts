@@ -4,6 +4,7 @@ import { ConfigError } from '../config/env.js';
 import type { Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
 import { findLiveSession } from '../store/sessions.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import { createJwtStrategy, type JwtStrategyDeps } from './jwt-strategy.js';
 import { loadSigningKeys, type SigningKeys } from './keys.js';
 import { sessionTokenStrategy } from './session-token-strategy.js';
@@ -34,7 +35,7 @@ export async function prepareTokenStrategy(config: Config): Promise<(deps: Token
     if (!wired) throw new Error('the token strategy was used before the server was wired');
     return wired;
   };
-  const findSession = (sessionKey: string): Promise<LiveSession | null> => findLiveSession(deps().db, sessionKey, deps().clock.now());
+  const findSession = (sessionKey: string): MaybePromise<LiveSession | null> => findLiveSession(deps().db, sessionKey, deps().clock.now());
   // Read at call time: the server's logger replaces the start-up one after wiring.
   const jwtDeps: JwtStrategyDeps = {
     config,
@@ -52,7 +53,8 @@ export async function prepareTokenStrategy(config: Config): Promise<(deps: Token
   const ctx: StrategyContext = {
     config,
     now: () => deps().clock.now(),
-    findSession,
+    // Custom strategies always get a promise, as the interface promises.
+    findSession: async (sessionKey) => findSession(sessionKey),
     builtins: {
       sessionToken: () => sessionTokenStrategy(findSession),
       jwt: (options) => {

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
+import type { MaybePromise } from '../maybe-promise.js';
 
 // The token strategy of spec 5.3: how an app client's session is carried
 // (session token) and which further tokens it gets (access, refresh).
@@ -38,8 +39,8 @@ export interface AccessTokenPayload {
 export interface TokenStrategy {
   /** The session token given to the app in meta.session_token for a session key. */
   createSessionToken(input: { sessionKey: string; session: Session }): string | Promise<string>;
-  /** The live session an X-Session-Token names, or null (the app gets 410). */
-  lookupSession(sessionToken: string): Promise<LiveSession | null>;
+  /** The live session an X-Session-Token names, or null (the app gets 410); a promise only when it must wait. */
+  lookupSession(sessionToken: string): MaybePromise<LiveSession | null>;
   /** Optional: an access token for an authenticated session; absent means none. */
   createAccessToken?(subject: TokenSubject): Promise<string | null>;
   /** The tokens put in meta when a session becomes authenticated, or null for none. */
@@ -50,9 +51,11 @@ export interface TokenStrategy {
    * Optional, beyond the five operations: resolves the access token of an
    * `Authorization: <scheme> <token>` header. 'gone' means a genuine token
    * whose session no longer exists (answered 410 like a stale session token);
-   * null means the token is not acceptable (401).
+   * null means the token is not acceptable (401). It runs on every request
+   * that carries such a header: a strategy may answer a token it has seen
+   * before without a promise.
    */
-  authenticate?(accessToken: string): Promise<LiveSession | 'gone' | null>;
+  authenticate?(accessToken: string): MaybePromise<LiveSession | 'gone' | null>;
   /** Optional: the public keys resource servers verify access tokens with. */
   jwks?(): { keys: Array<Record<string, unknown>> } | null;
 }

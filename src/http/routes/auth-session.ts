@@ -16,7 +16,8 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
         response: authResponses(),
       },
     },
-    async (request, reply) => send(deps, request, reply, currentSession(requestContext(request, deps))),
+    // Not async: a lookup answered from memory then needs no promise at all.
+    (request, reply) => send(deps, request, reply, currentSession(requestContext(request, deps))),
   );
   app.delete(
     '/auth/session',

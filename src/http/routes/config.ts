@@ -47,6 +47,6 @@ export function configRoutes(app: FastifyInstance, config: Config): void {
         response: { 200: ConfigResponse },
       },
     },
-    async () => body,
+    () => body,
   );
 }
