@@ -143,10 +143,13 @@ const loginRequest = {
 // Logins against the hash alone, measured back to back in each round.
 const hashes: Array<{ perSecond: number; cpu: number }> = [];
 const logins: Figures[] = [];
-// At a few hundred logins a second V8 needs tens of seconds to finish
-// optimising the login path (its compiler threads cost 0.3 ms per login
-// after 4 s, 0.02 ms after 60 s), so the warm-up is counted in logins.
-await warmUp({ ...loginRequest, connections: 8, amount: 4000 });
+// V8 optimises a function after a number of calls that grows with its size,
+// so at a few hundred logins a second the login path takes a minute to tier
+// up: the event loop's CPU per login fell from 1.2 ms over the first 1,000
+// logins to 1.0 ms after 4,000 and settled near 0.85 ms after 6,000 (its
+// compiler threads, from 0.3 ms per login after 4 s to 0.02 ms after 60 s).
+// The warm-up is therefore counted in logins.
+await warmUp({ ...loginRequest, connections: 8, amount: 8000 });
 for (let i = 0; i < ROUNDS; i++) {
   const [hash, measured] = await paired(i, async () => hashAlone(), () => load({ ...loginRequest, connections: 8 }));
   hashes.push(hash);

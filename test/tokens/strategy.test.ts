@@ -59,6 +59,43 @@ describeEachDatabase('custom strategy module', CUSTOM, ({ server }) => {
   });
 });
 
+// lookupSession and authenticate run on every request, so a strategy may
+// answer them with a plain value when it has the answer in memory.
+const syncModule = join(mkdtempSync(join(tmpdir(), 'strategy-')), 'sync-lookups.mjs');
+writeFileSync(
+  syncModule,
+  `export default (ctx) => {
+  const seen = new Map();
+  return {
+    createSessionToken: ({ sessionKey }) => sessionKey,
+    lookupSession: (token) => seen.get(token) ?? ctx.findSession(token).then((live) => (live && seen.set(token, live), live)),
+    authenticate: (token) => (token === 'gone' ? 'gone' : token === 'known' ? seen.values().next().value ?? null : null),
+  };
+};
+`,
+);
+
+describeEachDatabase('custom strategy answering without promises', { HEADLESS_TOKEN_STRATEGY: syncModule, ACCOUNT_EMAIL_VERIFICATION: 'none' }, ({ server }) => {
+  it('serves plain values from lookupSession and authenticate like promised ones', async () => {
+    const email = uniqueEmail('sync');
+    const signup = await server().client('app').post('/auth/signup', { email, password: PASSWORD });
+    assert.equal(signup.status, 200);
+    const token = { 'x-session-token': signup.body.meta.session_token };
+    for (const round of ['promised', 'plain']) {
+      const answer = await server().client('app').get('/auth/session', token);
+      assert.equal(answer.status, 200, round);
+      assert.equal(answer.body.data.user.email, email, round);
+    }
+    const known = await server().client('app').get('/auth/session', bearer('known'));
+    assert.equal(known.status, 200);
+    assert.equal(known.body.data.user.email, email);
+    const gone = await server().client('app').get('/auth/session', bearer('gone'));
+    assert.equal(gone.status, 410);
+    assert.equal(gone.body.meta.is_authenticated, null);
+    assert.equal((await server().client('app').get('/auth/session', bearer('unknown'))).status, 401);
+  });
+});
+
 describe('token settings', () => {
   const base = { SECRET_KEY: TEST_SECRET };
 
