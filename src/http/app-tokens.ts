@@ -3,15 +3,11 @@ import type { Deps } from '../flows/context.js';
 import type { AuthState } from '../flows/outcome.js';
 import type { LiveSession } from '../tokens/strategy.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { headerValue } from './headers.js';
 
 // The app client's side of the token strategy: which session a request's
 // X-Session-Token or `Authorization: <scheme> <token>` names, and the tokens
 // a response hands out when a session becomes authenticated.
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
 
 /** The credential of `Authorization: <scheme> <token>` when the scheme word is ours (case-insensitive, RFC 9110). */
 export function bearerToken(value: string | undefined, scheme: string): string | undefined {
@@ -40,9 +36,9 @@ export interface AppCaller {
  * when the strategy answers from memory.
  */
 export function resolveAppCaller(deps: Deps, request: FastifyRequest): MaybePromise<AppCaller | null> {
-  const sessionToken = header(request, 'x-session-token');
+  const sessionToken = headerValue(request, 'x-session-token');
   if (sessionToken) return andThen(deps.tokens.lookupSession(sessionToken), (found) => ({ found, stale: !found }));
-  const accessToken = deps.tokens.authenticate ? bearerToken(header(request, 'authorization'), deps.config.tokens.jwt.authorizationHeaderScheme) : undefined;
+  const accessToken = deps.tokens.authenticate ? bearerToken(headerValue(request, 'authorization'), deps.config.tokens.jwt.authorizationHeaderScheme) : undefined;
   if (accessToken === undefined) return null;
   return andThen(deps.tokens.authenticate!(accessToken), accessCaller);
 }

@@ -7,6 +7,7 @@ import { findLiveSession, touchSession } from '../store/sessions.js';
 import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
+import { headerValue } from './headers.js';
 import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
 import type { LiveSession } from '../tokens/strategy.js';
 
@@ -116,11 +117,6 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       });
     });
   }
-}
-
-function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function setSessionCookie(reply: FastifyReply, deps: Deps, key: string): void {
