@@ -26,6 +26,8 @@ interface Figures {
   errors: number;
   /** Server CPU time per request (µs): capacity, independent of the load generator. */
   cpu: number;
+  /** The same for the server's main thread alone (µs; NaN where /proc is missing). */
+  mainCpu: number;
 }
 
 interface Server {
@@ -57,17 +59,24 @@ function startServer(name: string, env: Record<string, string>): Promise<Server>
   });
 }
 
-async function serverCpu(url: string): Promise<number> {
-  const usage = (await (await fetch(`${new URL(url).origin}/bench/cpu`)).json()) as { user: number; system: number };
-  return usage.user + usage.system;
+async function serverCpu(url: string): Promise<{ all: number; main: number }> {
+  const usage = (await (await fetch(`${new URL(url).origin}/bench/cpu`)).json()) as { user: number; system: number; mainThread: number | null };
+  return { all: usage.user + usage.system, main: usage.mainThread ?? NaN };
 }
 
 async function load(opts: autocannon.Options): Promise<Figures> {
   const url = String(opts.url);
   const before = await serverCpu(url);
   const result = await autocannon({ duration: SECONDS, connections: 32, ...opts });
-  const cpu = ((await serverCpu(url)) - before) / Math.max(1, result.requests.total);
-  return { rps: result.requests.total / result.duration, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
+  const after = await serverCpu(url);
+  const served = Math.max(1, result.requests.total);
+  return {
+    rps: result.requests.total / result.duration,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpu: (after.all - before.all) / served,
+    mainCpu: (after.main - before.main) / served,
+  };
 }
 
 /** An unmeasured run first, so that rounds compare optimised code, not V8 warming up. */
@@ -103,6 +112,7 @@ async function versusHello(server: Server, route: autocannon.Options): Promise<{
     p99: median(fs.map((f) => f.p99)),
     errors: fs.reduce((n, f) => n + f.errors, 0),
     cpu: median(fs.map((f) => f.cpu)),
+    mainCpu: median(fs.map((f) => f.mainCpu)),
   });
   const ratios = hellos.map((h, i) => routes[i]!.rps / h.rps);
   return {
@@ -207,6 +217,8 @@ for (const [name, f, vs] of rows) {
 }
 console.log(`\npassword hash alone (argon2id, all cores): ${hashRate.toFixed(1)} verifications/s, ${median(hashes.map((h) => h.cpu)).toFixed(0)} us CPU each`);
 console.log(`login server CPU per login: ${login.cpu.toFixed(0)} us; hash alone / login in CPU time: ${loginCpuRatio.toFixed(3)}`);
+const loopPerLogin = median(logins.map((l) => l.mainCpu));
+console.log(`of which the event loop (main thread): ${loopPerLogin.toFixed(0)} us per login, ${((100 * loopPerLogin) / median(hashes.map((h) => h.cpu))).toFixed(1)} % of a verification`);
 console.log(`session server RSS after its runs: ${rss.toFixed(0)} MiB\n`);
 const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 const targets: Array<[string, number, string, boolean, string]> = [
