@@ -40,6 +40,7 @@ function startServer(name: string, env: Record<string, string>): Promise<Server>
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
     env: {
       ...process.env,
+      BENCH_PASSWORD: PASSWORD,
       NODE_ENV: 'production',
       SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
       DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite3`)}`,
@@ -86,14 +87,17 @@ async function warmUp(opts: autocannon.Options): Promise<void> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Runs `a` and `b` back to back, alternating which goes first so that a drifting machine favours neither. */
-async function paired<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
-  if (round % 2 === 0) {
-    const first = await a();
-    return [first, await b()];
+/**
+ * Runs each of `runs` back to back, starting one further along every round,
+ * so that a drifting machine favours none of them. Results in `runs` order.
+ */
+async function inTurn<T>(round: number, runs: Array<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(runs.length);
+  for (let k = 0; k < runs.length; k++) {
+    const index = (round + k) % runs.length;
+    results[index] = await runs[index]!();
   }
-  const first = await b();
-  return [await a(), first];
+  return results;
 }
 
 /** Hello-world and `route`, ROUNDS pairs; the median of each and of the paired ratios. */
@@ -103,9 +107,9 @@ async function versusHello(server: Server, route: autocannon.Options): Promise<{
   await warmUp({ url: `${server.base}/bench/hello` });
   await warmUp(route);
   for (let i = 0; i < ROUNDS; i++) {
-    const [hello, measured] = await paired(i, () => load({ url: `${server.base}/bench/hello` }), () => load(route));
-    hellos.push(hello);
-    routes.push(measured);
+    const [hello, measured] = await inTurn(i, [() => load({ url: `${server.base}/bench/hello` }), () => load(route)]);
+    hellos.push(hello!);
+    routes.push(measured!);
   }
   const pick = (fs: Figures[]): Figures => ({
     rps: median(fs.map((f) => f.rps)),
@@ -137,8 +141,10 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
-const hashAlone = (): { perSecond: number; cpu: number } =>
-  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/hash-alone.ts', String(SECONDS)]).toString()) as { perSecond: number; cpu: number };
+async function hashAlone(): Promise<Figures> {
+  const { perSecond, cpu } = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/hash-alone.ts', String(SECONDS)]).toString()) as { perSecond: number; cpu: number };
+  return { rps: perSecond, p99: NaN, errors: 0, cpu, mainCpu: NaN };
+}
 
 const plain = await startServer('session', {});
 const { session_token } = await signUp(plain);
@@ -150,9 +156,12 @@ const loginRequest = {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
 };
-// Logins against the hash alone, measured back to back in each round.
-const hashes: Array<{ perSecond: number; cpu: number }> = [];
+const verifyRequest = { ...loginRequest, url: `${plain.base}/bench/verify`, body: JSON.stringify({ password: PASSWORD }) };
+// Logins against the hash alone and against the hash behind HTTP (the floor
+// under login), measured back to back in each round.
+const hashes: Figures[] = [];
 const logins: Figures[] = [];
+const floors: Figures[] = [];
 // V8 optimises a function after a number of calls that grows with its size,
 // so at a few hundred logins a second the login path takes a minute to tier
 // up: the event loop's CPU per login fell from 1.2 ms over the first 1,000
@@ -160,15 +169,20 @@ const logins: Figures[] = [];
 // compiler threads, from 0.3 ms per login after 4 s to 0.02 ms after 60 s).
 // The warm-up is therefore counted in logins.
 await warmUp({ ...loginRequest, connections: 8, amount: 8000 });
+await warmUp({ ...verifyRequest, connections: 8, amount: 2000 });
 for (let i = 0; i < ROUNDS; i++) {
-  const [hash, measured] = await paired(i, async () => hashAlone(), () => load({ ...loginRequest, connections: 8 }));
-  hashes.push(hash);
-  logins.push(measured);
+  const [hash, measured, floor] = await inTurn(i, [hashAlone, () => load({ ...loginRequest, connections: 8 }), () => load({ ...verifyRequest, connections: 8 })]);
+  hashes.push(hash!);
+  logins.push(measured!);
+  floors.push(floor!);
 }
 const login = [...logins].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
-const hashRate = median(hashes.map((h) => h.perSecond));
-const loginRatios = hashes.map((h, i) => logins[i]!.rps / h.perSecond);
+const floor = [...floors].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
+const hashRate = median(hashes.map((h) => h.rps));
+const loginRatios = hashes.map((h, i) => logins[i]!.rps / h.rps);
 const loginRatio = median(loginRatios);
+const floorRatios = hashes.map((h, i) => floors[i]!.rps / h.rps);
+const loginToFloor = median(logins.map((l, i) => l.rps / floors[i]!.rps));
 // The same comparison in CPU time: what the server spends per login (every
 // thread, hash included) against one verification alone; the load
 // generator's share of the machine does not enter it. Logins still in flight
@@ -195,6 +209,7 @@ const rows: Array<[string, Figures, { ratio: number; cpuRatio: number } | undefi
   ['GET /auth/session, X-Session-Token', whoami.route, whoami],
   ['hello-world (JWT server)', jwtWhoami.hello, { ratio: 1, cpuRatio: 1 }],
   ['GET /auth/session, Bearer JWT (RS256)', jwtWhoami.route, jwtWhoami],
+  ['POST /bench/verify (hash, no database)', floor, undefined],
   ['POST /auth/login', login, undefined],
   ['POST /auth/login (beside /config)', loginLoaded, undefined],
   ['GET /config (beside logins)', configLoaded, undefined],
@@ -215,13 +230,18 @@ for (const [name, f, vs] of rows) {
       String(f.errors).padStart(8),
   );
 }
+const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 const hashCpu = median(hashes.map((h) => h.cpu));
 const loopPerLogin = median(logins.map((l) => l.mainCpu));
 console.log(`\npassword hash alone (argon2id, all cores): ${hashRate.toFixed(1)} verifications/s, ${hashCpu.toFixed(0)} us CPU each`);
 console.log(`login server CPU per login: ${login.cpu.toFixed(0)} us; hash alone / login in CPU time: ${loginCpuRatio.toFixed(3)}`);
 console.log(`of which the event loop (main thread): ${loopPerLogin.toFixed(0)} us per login, ${((100 * loopPerLogin) / hashCpu).toFixed(1)} % of a verification`);
+// What no login code can win back: the hash behind Fastify, no database.
+console.log(
+  `the hash behind HTTP (POST /bench/verify): ${median(floorRatios).toFixed(3)} of the hash alone (${spread(floorRatios)}), ` +
+    `event loop ${median(floors.map((f) => f.mainCpu)).toFixed(0)} us per request; login / it: ${loginToFloor.toFixed(3)}`,
+);
 console.log(`session server RSS after its runs: ${rss.toFixed(0)} MiB\n`);
-const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 const targets: Array<[string, number, string, boolean, string]> = [
   ['session lookup / hello-world', whoami.ratio, '>= 0.60', whoami.ratio >= 0.6, spread(whoami.ratios)],
   ['JWT lookup (stateless) / hello-world', jwtWhoami.ratio, '>= 0.80', jwtWhoami.ratio >= 0.8, spread(jwtWhoami.ratios)],
