@@ -86,6 +86,8 @@ async function warmUp(opts: autocannon.Options): Promise<void> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The round with the median rate, reported whole so that its figures belong together. */
+const medianRound = (fs: Figures[]) => [...fs].sort((a, b) => a.rps - b.rps)[Math.floor(fs.length / 2)]!;
 
 /**
  * Runs each of `runs` back to back, starting one further along every round,
@@ -176,8 +178,8 @@ for (let i = 0; i < ROUNDS; i++) {
   logins.push(measured!);
   floors.push(floor!);
 }
-const login = [...logins].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
-const floor = [...floors].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
+const login = medianRound(logins);
+const floor = medianRound(floors);
 const hashRate = median(hashes.map((h) => h.rps));
 const loginRatios = hashes.map((h, i) => logins[i]!.rps / h.rps);
 const loginRatio = median(loginRatios);
