@@ -28,6 +28,8 @@ interface Figures {
   cpu: number;
   /** The same for the server's main thread alone (µs; NaN where /proc is missing). */
   mainCpu: number;
+  /** This process's CPU per request (µs): the load generator, which shares the machine. Only meaningful for one load at a time. */
+  generatorCpu: number;
 }
 
 interface Server {
@@ -68,7 +70,9 @@ async function serverCpu(url: string): Promise<{ all: number; main: number }> {
 async function load(opts: autocannon.Options): Promise<Figures> {
   const url = String(opts.url);
   const before = await serverCpu(url);
+  const generatorBefore = process.cpuUsage();
   const result = await autocannon({ duration: SECONDS, connections: 32, ...opts });
+  const generator = process.cpuUsage(generatorBefore);
   const after = await serverCpu(url);
   const served = Math.max(1, result.requests.total);
   return {
@@ -77,6 +81,7 @@ async function load(opts: autocannon.Options): Promise<Figures> {
     errors: result.errors + result.non2xx,
     cpu: (after.all - before.all) / served,
     mainCpu: (after.main - before.main) / served,
+    generatorCpu: (generator.user + generator.system) / served,
   };
 }
 
@@ -119,6 +124,7 @@ async function versusHello(server: Server, route: autocannon.Options): Promise<{
     errors: fs.reduce((n, f) => n + f.errors, 0),
     cpu: median(fs.map((f) => f.cpu)),
     mainCpu: median(fs.map((f) => f.mainCpu)),
+    generatorCpu: median(fs.map((f) => f.generatorCpu)),
   });
   const ratios = hellos.map((h, i) => routes[i]!.rps / h.rps);
   return {
@@ -145,7 +151,7 @@ function rssMiB(pid: number): number {
 
 async function hashAlone(): Promise<Figures> {
   const { perSecond, cpu } = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/hash-alone.ts', String(SECONDS)]).toString()) as { perSecond: number; cpu: number };
-  return { rps: perSecond, p99: NaN, errors: 0, cpu, mainCpu: NaN };
+  return { rps: perSecond, p99: NaN, errors: 0, cpu, mainCpu: NaN, generatorCpu: NaN };
 }
 
 const plain = await startServer('session', {});
@@ -238,6 +244,8 @@ const loopPerLogin = median(logins.map((l) => l.mainCpu));
 console.log(`\npassword hash alone (argon2id, all cores): ${hashRate.toFixed(1)} verifications/s, ${hashCpu.toFixed(0)} us CPU each`);
 console.log(`login server CPU per login: ${login.cpu.toFixed(0)} us; hash alone / login in CPU time: ${loginCpuRatio.toFixed(3)}`);
 console.log(`of which the event loop (main thread): ${loopPerLogin.toFixed(0)} us per login, ${((100 * loopPerLogin) / hashCpu).toFixed(1)} % of a verification`);
+const generatorPerLogin = median(logins.map((l) => l.generatorCpu));
+console.log(`the load generator beside it: ${generatorPerLogin.toFixed(0)} us CPU per login, ${((100 * generatorPerLogin) / hashCpu).toFixed(1)} % of a verification`);
 // What no login code can win back: the hash behind Fastify, no database.
 console.log(
   `the hash behind HTTP (POST /bench/verify): ${median(floorRatios).toFixed(3)} of the hash alone (${spread(floorRatios)}), ` +
