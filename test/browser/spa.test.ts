@@ -1,15 +1,16 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { startSpaHost } from '../support/spa-host.js';
 import { browserSkipReason, launchBrowser } from '../support/browser.js';
+import { describeUnlessSkipped } from '../support/suites.js';
 
 // A real browser drives a same-origin page through signup, session, logout
 // and login: cookies, the CSRF header and its rotation as a SPA sees them.
 const skip = browserSkipReason();
 
-describe('browser client in Chromium', { skip }, () => {
+describeUnlessSkipped('browser client in Chromium', skip, () => {
   let server: TestServer;
   let host: Awaited<ReturnType<typeof startSpaHost>>;
   let browser: Browser;

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from '../support/client.js';
@@ -6,12 +6,13 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startServerProcess, type ServerProcess } from '../support/process-server.js';
 import { REDIS_URL, serviceSkipReason } from '../support/services.js';
 import { TEST_SECRET } from '../support/server.js';
+import { describeUnlessSkipped } from '../support/suites.js';
 
 // Several instances behind a load balancer: all state in PostgreSQL, counters
 // in Redis. Two real processes must agree on sessions and on lockouts.
 const skip = (await serviceSkipReason('PostgreSQL')) ?? (await serviceSkipReason('Redis'));
 
-describe('two server processes on one PostgreSQL + Redis', { skip }, () => {
+describeUnlessSkipped('two server processes on one PostgreSQL + Redis', skip, () => {
   let database: TestDatabase;
   let a: ServerProcess;
   let b: ServerProcess;

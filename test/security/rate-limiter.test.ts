@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { parseRateLimits, type RateLimitConfig } from '../../src/security/rate-limit-rules.js';
 import { RateLimiter, type RateLimitResult } from '../../src/security/rate-limiter.js';
+import { describeUnlessSkipped } from '../support/suites.js';
 
 const CONFIG = parseRateLimits(
   JSON.stringify({
@@ -176,9 +177,9 @@ const mustRunRedis = process.env.CI === 'true';
 const runPrefix = `rl-test-${randomUUID()}`;
 let limiterCount = 0;
 
-describe(
+describeUnlessSkipped(
   'RateLimiter with the redis store',
-  { skip: redis === null && !mustRunRedis ? `Redis unreachable at 127.0.0.1:${REDIS_PORT}; set CI=true to fail instead` : false },
+  redis === null && !mustRunRedis ? `Redis unreachable at 127.0.0.1:${REDIS_PORT}; set CI=true to fail instead` : undefined,
   () => {
     const clients: Redis[] = [];
 

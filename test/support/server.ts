@@ -1,10 +1,11 @@
-import { after, before, describe } from 'node:test';
+import { after, before } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp, type App } from '../../src/app.js';
 import { ApiClient } from './client.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { describeUnlessSkipped } from './suites.js';
 
 /** A clock the tests move instead of sleeping. */
 export class TestClock {
@@ -68,7 +69,7 @@ const KINDS = await databaseKinds();
 
 export function describeEachDatabase(name: string, env: Record<string, string>, body: (ctx: { server: () => TestServer; kind: DatabaseKind }) => void): void {
   for (const { kind, skip } of KINDS) {
-    describe(`${name} [${kind}]`, { skip }, () => {
+    describeUnlessSkipped(`${name} [${kind}]`, skip, () => {
       let server: TestServer | undefined;
       before(async () => {
         server = await startTestServer(kind, env);
