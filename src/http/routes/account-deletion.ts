@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../flows/context.js';
-import { deleteAccount } from '../../flows/account-deletion.js';
+import { deleteAccount } from '../../flows/account/account-deletion.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authRef } from '../schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../flows/context.js';
-import { addEmailAddress, listEmailAddresses, markPrimaryEmailAddress, removeEmailAddress, resendEmailVerification } from '../../flows/manage-email.js';
+import { addEmailAddress, listEmailAddresses, markPrimaryEmailAddress, removeEmailAddress, resendEmailVerification } from '../../flows/email/manage-email.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authRef, errorRef, statusRef } from '../schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../flows/context.js';
-import { changePassword } from '../../flows/account-password.js';
+import { changePassword } from '../../flows/password/account-password.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authResponses } from '../schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../flows/context.js';
-import { currentSession, logout } from '../../flows/current-session.js';
+import { currentSession, logout } from '../../flows/auth/current-session.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authResponses } from '../schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../flows/context.js';
-import { endSessions, listSessions } from '../../flows/user-sessions.js';
+import { endSessions, listSessions } from '../../flows/account/user-sessions.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authRef, errorRef } from '../schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../flows/context.js';
-import { describeVerification, resendVerification, verifyEmail } from '../../flows/email-verification.js';
+import { describeVerification, resendVerification, verifyEmail } from '../../flows/email/email-verification.js';
 import { requestContext } from '../client-auth.js';
 import { send } from '../render.js';
 import { authResponses, errorRef, statusRef } from '../schemas.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { Deps } from '../../flows/context.js';
-import { refreshSession, refreshTokens } from '../../flows/token-refresh.js';
+import { refreshSession, refreshTokens } from '../../flows/tokens/token-refresh.js';
 import { send } from '../render.js';
 import { authResponses, errorRef } from '../schemas.js';
 

@@ -1,6 +1,6 @@
-import type { Deps, RequestContext } from './context.js';
-import { invalid, notAuthenticated, type Outcome } from './outcome.js';
-import { deleteUserSessionsById, listUserSessions } from '../store/sessions.js';
+import type { Deps, RequestContext } from '../context.js';
+import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
+import { deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
 
 // GET|DELETE /auth/sessions: the signed-in user's sessions, to review and end.
 

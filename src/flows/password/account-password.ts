@@ -1,12 +1,12 @@
-import type { Deps, RequestContext } from './context.js';
-import { invalid, notAuthenticated, type Outcome } from './outcome.js';
-import { passwordErrors } from './validate.js';
-import { hashPassword, verifyPassword } from '../security/passwords.js';
-import { setPasswordHash } from '../store/users.js';
-import { deleteUserSessions } from '../store/sessions.js';
-import { sendPasswordChanged } from '../messaging/notices.js';
-import { addMethod, cycleKey, nowSeconds } from './session-ops.js';
-import { sendNotice } from './notice.js';
+import type { Deps, RequestContext } from '../context.js';
+import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
+import { passwordErrors } from '../validate.js';
+import { hashPassword, verifyPassword } from '../../security/passwords.js';
+import { setPasswordHash } from '../../store/users.js';
+import { deleteUserSessions } from '../../store/sessions.js';
+import { sendPasswordChanged } from '../../messaging/notices.js';
+import { addMethod, cycleKey, nowSeconds } from '../session-ops.js';
+import { sendNotice } from '../notice.js';
 
 /** POST /auth/reauthenticate: proves the password again for sensitive actions. */
 export async function reauthenticate(deps: Deps, ctx: RequestContext, password: string): Promise<Outcome> {

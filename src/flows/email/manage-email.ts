@@ -1,8 +1,8 @@
-import type { Deps, RequestContext } from './context.js';
-import type { Session, VerifyEmailFlow } from '../domain/session.js';
-import type { User } from '../domain/user.js';
-import { forbidden, invalid, notAuthenticated, mailUnavailable, type Outcome } from './outcome.js';
-import { emailError, normalizeEmail } from './validate.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { Session, VerifyEmailFlow } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { forbidden, invalid, notAuthenticated, mailUnavailable, type Outcome } from '../outcome.js';
+import { emailError, normalizeEmail } from '../validate.js';
 import {
   deleteEmailAddress,
   deleteOtherEmailAddresses,
@@ -11,12 +11,12 @@ import {
   listUserEmailAddresses,
   setPrimaryEmailAddress,
   type EmailAddress,
-} from '../store/email-addresses.js';
-import { replaceFlow, updateSessionState } from '../store/sessions.js';
-import { sendAccountAlreadyExists } from '../messaging/notices.js';
+} from '../../store/email-addresses.js';
+import { replaceFlow, updateSessionState } from '../../store/sessions.js';
+import { sendAccountAlreadyExists } from '../../messaging/notices.js';
 import { sendVerification } from './email-verification.js';
-import { recentlyAuthenticated } from './session-ops.js';
-import { sendNotice } from './notice.js';
+import { recentlyAuthenticated } from '../session-ops.js';
+import { sendNotice } from '../notice.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
 // authentication; all but the listing spend the manage_email rate limit.

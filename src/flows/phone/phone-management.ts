@@ -1,10 +1,10 @@
-import type { Deps, RequestContext } from './context.js';
-import { conflict, invalid, notAuthenticated, type Outcome } from './outcome.js';
+import type { Deps, RequestContext } from '../context.js';
+import { conflict, invalid, notAuthenticated, type Outcome } from '../outcome.js';
 import { parsePhone } from './phone-number.js';
-import { findPhoneNumber, findPhoneOfUser } from '../store/phones.js';
-import { updateSessionState } from '../store/sessions.js';
+import { findPhoneNumber, findPhoneOfUser } from '../../store/phones.js';
+import { updateSessionState } from '../../store/sessions.js';
 import { beginPhoneVerification } from './phone-verification.js';
-import { recentlyAuthenticated } from './session-ops.js';
+import { recentlyAuthenticated } from '../session-ops.js';
 
 /** GET /account/phone: the account's number as a list of at most one record. */
 export async function listPhones(deps: Deps, ctx: RequestContext): Promise<Outcome> {

@@ -1,6 +1,6 @@
-import type { Deps, RequestContext } from './context.js';
-import type { Outcome } from './outcome.js';
-import { endSession } from './session-ops.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { Outcome } from '../outcome.js';
+import { endSession } from '../session-ops.js';
 
 /** GET /auth/session: the state as the request's session has it. */
 export function currentSession(ctx: RequestContext): Outcome {

@@ -1,21 +1,21 @@
-import type { Deps, RequestContext } from './context.js';
-import type { PasswordResetByCodeFlow, Session } from '../domain/session.js';
-import type { User } from '../domain/user.js';
-import { conflict, invalid, mailUnavailable, type AuthState, type Outcome } from './outcome.js';
-import { emailError, normalizeEmail, passwordErrors } from './validate.js';
-import { hashPassword } from '../security/passwords.js';
-import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUsableKey, spendKey, spendUserKeys, type OneTimeKey } from '../store/one-time-keys.js';
-import { issueOneTimeKey } from './one-time-key.js';
-import { findEmailAddress, listUserEmailAddresses, markEmailVerified } from '../store/email-addresses.js';
-import { findUserById, setPasswordHash } from '../store/users.js';
-import { deleteUserSessions, updateSessionState } from '../store/sessions.js';
-import type { Conn } from '../store/db.js';
-import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../messaging/notices.js';
-import { checkFlowCode } from './code-attempt.js';
-import { cycleKey, logIn, nowSeconds, startPendingFlow } from './session-ops.js';
-import { findPhoneOfUser, markPhoneVerified } from '../store/phones.js';
-import { sendNotice } from './notice.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { PasswordResetByCodeFlow, Session } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { conflict, invalid, mailUnavailable, type AuthState, type Outcome } from '../outcome.js';
+import { emailError, normalizeEmail, passwordErrors } from '../validate.js';
+import { hashPassword } from '../../security/passwords.js';
+import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { findUsableKey, spendKey, spendUserKeys, type OneTimeKey } from '../../store/one-time-keys.js';
+import { issueOneTimeKey } from '../one-time-key.js';
+import { findEmailAddress, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
+import { findUserById, setPasswordHash } from '../../store/users.js';
+import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
+import type { Conn } from '../../store/db.js';
+import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
+import { checkFlowCode } from '../code-attempt.js';
+import { cycleKey, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { findPhoneOfUser, markPhoneVerified } from '../../store/phones.js';
+import { sendNotice } from '../notice.js';
 
 // Password reset by link (a one-time key in the database) or by code (a code
 // hash in the session's pending flow), as ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED says.

@@ -1,15 +1,15 @@
-import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, Session, VerifyEmailFlow } from '../domain/session.js';
-import { conflict, invalid, type AuthState, type Outcome } from './outcome.js';
-import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUsableKey, spendKey } from '../store/one-time-keys.js';
-import { issueOneTimeKey } from './one-time-key.js';
-import { findEmailAddressById, markEmailVerified } from '../store/email-addresses.js';
-import { findUserById } from '../store/users.js';
-import { replaceFlow, updateSessionState } from '../store/sessions.js';
-import { checkFlowCode } from './code-attempt.js';
-import { sendEmailVerification } from '../messaging/notices.js';
-import { logIn } from './session-ops.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { AuthMethod, Session, VerifyEmailFlow } from '../../domain/session.js';
+import { conflict, invalid, type AuthState, type Outcome } from '../outcome.js';
+import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { findUsableKey, spendKey } from '../../store/one-time-keys.js';
+import { issueOneTimeKey } from '../one-time-key.js';
+import { findEmailAddressById, markEmailVerified } from '../../store/email-addresses.js';
+import { findUserById } from '../../store/users.js';
+import { replaceFlow, updateSessionState } from '../../store/sessions.js';
+import { checkFlowCode } from '../code-attempt.js';
+import { sendEmailVerification } from '../../messaging/notices.js';
+import { logIn } from '../session-ops.js';
 import { settleVerifiedAddress } from './verified-address.js';
 
 // Email verification by link (a one-time key in the database) or by code

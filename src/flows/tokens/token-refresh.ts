@@ -1,5 +1,5 @@
-import type { Deps } from './context.js';
-import { invalid, type Outcome } from './outcome.js';
+import type { Deps } from '../context.js';
+import { invalid, type Outcome } from '../outcome.js';
 
 export interface RefreshInput {
   refresh_token?: string;

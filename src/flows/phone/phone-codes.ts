@@ -1,12 +1,12 @@
-import type { Deps, RequestContext } from './context.js';
-import type { PasswordResetByCodeFlow } from '../domain/session.js';
-import { smsUnavailable, conflict, invalid, type Outcome } from './outcome.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { PasswordResetByCodeFlow } from '../../domain/session.js';
+import { smsUnavailable, conflict, invalid, type Outcome } from '../outcome.js';
 import { parsePhone } from './phone-number.js';
-import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUserByPhone } from '../store/phones.js';
-import { sendPasswordResetCodeSms } from '../messaging/sms/notices.js';
-import { beginLoginByCode } from './login-by-code.js';
-import { holdFlow } from './password-reset.js';
+import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { findUserByPhone } from '../../store/phones.js';
+import { sendPasswordResetCodeSms } from '../../messaging/sms/notices.js';
+import { beginLoginByCode } from '../auth/login-by-code.js';
+import { holdFlow } from '../password/password-reset.js';
 import { phoneEnabled } from './phone-verification.js';
 
 // Login by code and password reset by code through SMS, for the accounts a

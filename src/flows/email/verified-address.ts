@@ -1,6 +1,6 @@
-import type { Config } from '../config/config.js';
-import type { Conn } from '../store/db.js';
-import { deleteOtherEmailAddresses, findEmailAddressById, listUserEmailAddresses, setPrimaryEmailAddress } from '../store/email-addresses.js';
+import type { Config } from '../../config/config.js';
+import type { Conn } from '../../store/db.js';
+import { deleteOtherEmailAddresses, findEmailAddressById, listUserEmailAddresses, setPrimaryEmailAddress } from '../../store/email-addresses.js';
 
 /**
  * What verifying an address changes beyond its flag, as in the reference:

@@ -1,14 +1,14 @@
-import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, Session, VerifyPhoneFlow } from '../domain/session.js';
-import type { User } from '../domain/user.js';
-import { conflict, invalid, smsUnavailable, type Outcome } from './outcome.js';
-import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findUserById } from '../store/users.js';
-import { findPhoneNumber, findPhoneOfUser, isUniqueViolation, markPhoneVerified, setVerifiedPhone } from '../store/phones.js';
-import { replaceFlow, updateSessionState } from '../store/sessions.js';
-import { checkFlowCode } from './code-attempt.js';
-import { sendPhoneTakenSms, sendPhoneVerificationSms } from '../messaging/sms/notices.js';
-import { logIn, startPendingFlow } from './session-ops.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { AuthMethod, Session, VerifyPhoneFlow } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { conflict, invalid, smsUnavailable, type Outcome } from '../outcome.js';
+import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { findUserById } from '../../store/users.js';
+import { findPhoneNumber, findPhoneOfUser, isUniqueViolation, markPhoneVerified, setVerifiedPhone } from '../../store/phones.js';
+import { replaceFlow, updateSessionState } from '../../store/sessions.js';
+import { checkFlowCode } from '../code-attempt.js';
+import { sendPhoneTakenSms, sendPhoneVerificationSms } from '../../messaging/sms/notices.js';
+import { logIn, startPendingFlow } from '../session-ops.js';
 
 // Phone numbers are verified by a code sent by SMS, in the session's pending
 // verify_phone flow: as a stage of signup and login (the login completes once

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { FieldError } from './outcome.js';
+import type { FieldError } from '../outcome.js';
 
 // Phone numbers arrive in E.164 (a leading +, country code first); spaces,
 // dashes and dots people type are tolerated. The full metadata ("max")

@@ -1,9 +1,9 @@
-import type { Deps, RequestContext } from './context.js';
-import { notAuthenticated, type Outcome } from './outcome.js';
-import { deleteUserSessions } from '../store/sessions.js';
-import { deleteUser } from '../store/users.js';
-import { recordAccountDeletion } from '../store/account-deletions.js';
-import { recentlyAuthenticated } from './session-ops.js';
+import type { Deps, RequestContext } from '../context.js';
+import { notAuthenticated, type Outcome } from '../outcome.js';
+import { deleteUserSessions } from '../../store/sessions.js';
+import { deleteUser } from '../../store/users.js';
+import { recordAccountDeletion } from '../../store/account-deletions.js';
+import { recentlyAuthenticated } from '../session-ops.js';
 
 /**
  * DELETE /account (beyond the reference): the user deletes their own

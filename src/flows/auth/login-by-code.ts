@@ -1,17 +1,17 @@
-import type { Deps, RequestContext } from './context.js';
-import type { CodeRecipient, LoginByCodeFlow, Session } from '../domain/session.js';
-import type { User } from '../domain/user.js';
-import { conflict, invalid, mailUnavailable, smsUnavailable, type Outcome } from './outcome.js';
-import { emailError, normalizeEmail } from './validate.js';
-import { hashSecret, randomCode, randomKey } from '../security/secrets.js';
-import { findEmailAddress, markEmailVerified } from '../store/email-addresses.js';
-import { findUserById } from '../store/users.js';
-import { replaceFlow } from '../store/sessions.js';
-import { sendLoginCode, sendUnknownAccount } from '../messaging/notices.js';
-import { checkFlowCode } from './code-attempt.js';
-import { sendLoginCodeSms } from '../messaging/sms/notices.js';
-import { markPhoneVerified } from '../store/phones.js';
-import { dropFlow, logIn, nowSeconds, startPendingFlow } from './session-ops.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { CodeRecipient, LoginByCodeFlow, Session } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { conflict, invalid, mailUnavailable, smsUnavailable, type Outcome } from '../outcome.js';
+import { emailError, normalizeEmail } from '../validate.js';
+import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { findEmailAddress, markEmailVerified } from '../../store/email-addresses.js';
+import { findUserById } from '../../store/users.js';
+import { replaceFlow } from '../../store/sessions.js';
+import { sendLoginCode, sendUnknownAccount } from '../../messaging/notices.js';
+import { checkFlowCode } from '../code-attempt.js';
+import { sendLoginCodeSms } from '../../messaging/sms/notices.js';
+import { markPhoneVerified } from '../../store/phones.js';
+import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
 
 // Passwordless login: a code goes to the recipient and the session holds a
 // pending login_by_code flow until it comes back. The flow names its

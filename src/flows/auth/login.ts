@@ -1,16 +1,16 @@
-import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod } from '../domain/session.js';
-import type { User } from '../domain/user.js';
-import { conflict, invalid, type Outcome } from './outcome.js';
-import { emailError, normalizeEmail } from './validate.js';
-import { hashPassword, verifyPassword } from '../security/passwords.js';
-import { findUserByEmail, findUserByUsername, setPasswordHash } from '../store/users.js';
-import { findEmailAddress } from '../store/email-addresses.js';
-import { beginVerification } from './email-verification.js';
-import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
-import { findUserByPhone } from '../store/phones.js';
-import { parsePhone } from './phone-number.js';
-import { phoneStage } from './phone-verification.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { AuthMethod } from '../../domain/session.js';
+import type { User } from '../../domain/user.js';
+import { conflict, invalid, type Outcome } from '../outcome.js';
+import { emailError, normalizeEmail } from '../validate.js';
+import { hashPassword, verifyPassword } from '../../security/passwords.js';
+import { findUserByEmail, findUserByUsername, setPasswordHash } from '../../store/users.js';
+import { findEmailAddress } from '../../store/email-addresses.js';
+import { beginVerification } from '../email/email-verification.js';
+import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { findUserByPhone } from '../../store/phones.js';
+import { parsePhone } from '../phone/phone-number.js';
+import { phoneStage } from '../phone/phone-verification.js';
 
 export interface LoginInput {
   email?: string;

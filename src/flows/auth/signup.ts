@@ -1,18 +1,18 @@
-import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, VerifyEmailFlow } from '../domain/session.js';
-import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from './outcome.js';
-import { emailError, normalizeEmail, passwordErrors, usernameError } from './validate.js';
-import { hashPassword } from '../security/passwords.js';
-import { createUser, deleteUser, findUserById, usernameExists } from '../store/users.js';
-import { findPhoneNumber, insertPhone, isUniqueViolation } from '../store/phones.js';
-import { sendPhoneTakenSms } from '../messaging/sms/notices.js';
-import { parsePhone } from './phone-number.js';
-import { beginPhoneVerification, phoneStage } from './phone-verification.js';
-import { findEmailAddress } from '../store/email-addresses.js';
-import { sendAccountAlreadyExists } from '../messaging/notices.js';
-import { beginVerification, decoyVerification } from './email-verification.js';
-import { logIn, nowSeconds, startPendingFlow } from './session-ops.js';
-import { sendNotice } from './notice.js';
+import type { Deps, RequestContext } from '../context.js';
+import type { AuthMethod, VerifyEmailFlow } from '../../domain/session.js';
+import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from '../outcome.js';
+import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
+import { hashPassword } from '../../security/passwords.js';
+import { createUser, deleteUser, findUserById, usernameExists } from '../../store/users.js';
+import { findPhoneNumber, insertPhone, isUniqueViolation } from '../../store/phones.js';
+import { sendPhoneTakenSms } from '../../messaging/sms/notices.js';
+import { parsePhone } from '../phone/phone-number.js';
+import { beginPhoneVerification, phoneStage } from '../phone/phone-verification.js';
+import { findEmailAddress } from '../../store/email-addresses.js';
+import { sendAccountAlreadyExists } from '../../messaging/notices.js';
+import { beginVerification, decoyVerification } from '../email/email-verification.js';
+import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { sendNotice } from '../notice.js';
 
 export interface SignupInput {
   email?: string;
