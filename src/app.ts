@@ -10,6 +10,7 @@ import { createHttpServer } from './http/server.js';
 import { startSweeper } from './store/sweeper.js';
 import { configurePasswordHashing } from './security/passwords.js';
 import { prepareTokenStrategy } from './tokens/load-strategy.js';
+import { atRestCipher } from './security/at-rest.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     mailer: overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: (line) => console.log(line) }),
     sms: overrides.sms ?? createSmsSender(config.sms, (line) => console.log(line)),
     log: console,
+    atRest: atRestCipher([config.secretKey]),
   };
   const deps: Deps = Object.assign(base, { tokens: createTokens(base) });
   const http = await createHttpServer(deps, overrides.logger ?? { level: config.logLevel });

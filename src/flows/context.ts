@@ -6,6 +6,7 @@ import type { RateLimiter } from '../security/rate-limiter.js';
 import type { Mailer } from '../messaging/mailer.js';
 import type { TokenStrategy } from '../tokens/strategy.js';
 import type { SmsSender } from '../messaging/sms/sender.js';
+import type { AtRestCipher } from '../security/at-rest.js';
 
 export interface Clock {
   now(): number;
@@ -28,6 +29,8 @@ export interface Deps {
   log: Logger;
   /** HEADLESS_TOKEN_STRATEGY: session tokens, JWTs or a custom module. */
   tokens: TokenStrategy;
+  /** Encrypts secrets the server must read back (TOTP secrets, provider tokens). */
+  atRest: AtRestCipher;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */
