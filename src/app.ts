@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.js';
 import type { Clock, Deps } from './flows/context.js';
 import { closeDatabase, openDatabase, migrateToLatest, type Db } from './store/db.js';
@@ -8,21 +10,29 @@ import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
 import { createHttpServer } from './http/server.js';
 import { startSweeper } from './store/sweeper.js';
-import { configurePasswordHashing } from './security/passwords.js';
+import { configurePasswordHashing, passwordHashingLoad } from './security/passwords.js';
 import { prepareTokenStrategy } from './tokens/load-strategy.js';
 import { atRestCipher } from './security/at-rest.js';
+import { createLogger, silentLogger, type Logger } from './observability/logger.js';
+import { createMetrics, disabledMetrics } from './observability/metrics.js';
+import { countedMailer, countedSmsSender } from './observability/instrument.js';
+import { readinessProbe, type DependencyCheck } from './observability/readiness.js';
+import { metricsServer } from './observability/metrics-server.js';
 
 export interface AppOverrides {
   clock?: Clock;
   mailer?: Mailer;
   sms?: SmsSender;
-  /** A pino logger config or false; defaults to the configured level. */
-  logger?: object | boolean;
+  /** The logger every part writes to, or false for none; defaults to JSON lines on stdout at the configured level. */
+  logger?: Logger | false;
 }
 
 export interface App {
   http: FastifyInstance;
   deps: Deps;
+  log: Logger;
+  /** With METRICS_PORT: starts /metrics on its own port (resolves with its address); otherwise resolves with null. */
+  listenMetrics(): Promise<AddressInfo | null>;
   close(): Promise<void>;
 }
 
@@ -30,10 +40,12 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /** Wires every dependency in one place and returns a ready, unstarted server. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const log = overrides.logger === false ? silentLogger() : (overrides.logger ?? createLogger(config.logLevel));
   configurePasswordHashing({ maxConcurrent: config.passwordHashingConcurrency });
+  const metrics = config.operations.metrics.enabled ? createMetrics({ passwordHashes: passwordHashingLoad }) : disabledMetrics;
   // A bad token strategy or JWT key stops start-up before anything is opened.
   const createTokens = await prepareTokenStrategy(config);
-  const db: Db = openDatabase(config.databaseUrl);
+  const db: Db = openDatabase(config.databaseUrl, { onQuery: config.operations.metrics.enabled ? (seconds) => metrics.query(seconds) : undefined });
   let redis: Redis | undefined;
   try {
     await migrateToLatest(db);
@@ -46,26 +58,49 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await closeDatabase(db);
     throw error;
   }
+  // Console transports print bodies (links, codes) only outside production.
+  const showBodies = !config.production;
+  const consoleLog = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
   const base: Omit<Deps, 'tokens'> = {
     config,
     db,
     clock: overrides.clock ?? systemClock,
-    limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }),
-    mailer: overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: (line) => console.log(line) }),
-    sms: overrides.sms ?? createSmsSender(config.sms, (line) => console.log(line)),
-    log: console,
-    atRest: atRestCipher([config.secretKey]),
+    limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }, { onReject: (action) => metrics.rateLimited(action) }),
+    mailer: countedMailer(overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: consoleLog, showBodies }), metrics),
+    sms: countedSmsSender(overrides.sms ?? createSmsSender(config.sms, consoleLog, showBodies), metrics),
+    log,
+    // Sealed with SECRET_KEY; opened with it or any of SECRET_KEY_FALLBACKS.
+    atRest: atRestCipher([config.secretKey, ...config.secretKeyFallbacks]),
+    metrics,
   };
   const deps: Deps = Object.assign(base, { tokens: createTokens(base) });
-  const http = await createHttpServer(deps, overrides.logger ?? { level: config.logLevel });
-  // Flows log through the server's logger once it exists.
+
+  const checks: DependencyCheck[] = [{ name: 'database', check: () => sql`select 1`.execute(db) }];
+  if (redis) {
+    const client = redis;
+    checks.push({ name: 'redis', check: () => client.ping() });
+  }
+  const separateMetrics = metrics.registry && config.operations.metrics.port !== undefined ? metricsServer(metrics.registry) : null;
+  const http = await createHttpServer(deps, {
+    logger: log,
+    operations: { readiness: readinessProbe(checks, config.operations.healthCheckTimeoutMs), metrics: separateMetrics ? null : metrics.registry },
+  });
+  // Flows log through the server's logger (with its bindings) once it exists.
   deps.log = http.log;
   const stopSweeper = startSweeper(db, () => deps.clock.now(), (error) => http.log.error({ err: error }, 'sweeping expired records failed'));
   return {
     http,
     deps,
+    log,
+    async listenMetrics() {
+      if (!separateMetrics) return null;
+      const address = await separateMetrics.listen(config.operations.metrics.host, config.operations.metrics.port!);
+      log.info({ host: address.address, port: address.port }, 'metrics listening');
+      return address;
+    },
     async close() {
       stopSweeper();
+      await separateMetrics?.close();
       await http.close();
       await deps.mailer.close();
       redis?.disconnect();

@@ -1,11 +1,14 @@
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readList, readOptional, readString, type Env } from './env.js';
 import { parseSignupFields, type SignupFields } from './signup-fields.js';
 import { parseRateLimits, type RateLimitConfig } from '../security/rate-limit-rules.js';
-import { parseSmtpUrl } from '../messaging/mailer.js';
+import { readMailSettings, type MailSettings } from './mail.js';
 import { readPhoneSettings, type PhoneSettings } from './phone.js';
 import { readSmsSettings, type SmsSettings } from './sms.js';
 import { readAccountManagement, type EmailManagementSettings, type LoginByCodeSettings, type PasswordResetSettings } from './account-management.js';
 import { readTokenSettings, type TokenSettings } from './tokens.js';
+import { readOperations, type OperationsSettings } from './operations.js';
+import { readSecretKeyFallbacks } from './secret-keys.js';
+import { checkProductionSettings } from './production.js';
 
 export { ConfigError };
 
@@ -31,18 +34,22 @@ export interface Config {
   redisUrl: string | undefined;
   /** Undefined only until the entry point resolves a development key. */
   secretKey: string;
+  /** SECRET_KEY_FALLBACKS: older secrets that still verify and decrypt, never sign or encrypt. */
+  secretKeyFallbacks: string[];
   trustedProxyCount: number;
   requestBodyLimit: number;
   /** Concurrent password hashes: all but one of libuv's pool threads. */
   passwordHashingConcurrency: number;
   siteName: string;
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
   frontendUrls: FrontendUrls;
   session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
   /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
   tokens: TokenSettings;
+  /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
+  operations: OperationsSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -132,8 +139,6 @@ export function loadConfig(env: Env): Config {
   if (secretKey && secretKey.length < 32) {
     throw new ConfigError('SECRET_KEY: expected at least 32 characters');
   }
-  const smtpUrl = readOptional(env, 'SMTP_URL');
-  if (smtpUrl) parseSmtpUrl(smtpUrl);
 
   const emailVerificationByCode = readBool(env, 'ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', false);
   const emailConfirmationCooldown = readInt(env, 'ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN', 180, { min: 0 });
@@ -156,27 +161,31 @@ export function loadConfig(env: Env): Config {
   if (emailVerification === 'mandatory' && !signupFields.email?.required) {
     throw new ConfigError('ACCOUNT_EMAIL_VERIFICATION=mandatory needs "email*" in ACCOUNT_SIGNUP_FIELDS');
   }
+  if (production) checkProductionSettings(env, loginMethods.includes('phone') || signupFields.phone !== undefined);
+  const host = readString(env, 'HOST', '127.0.0.1');
 
   return {
     production,
-    host: readString(env, 'HOST', '127.0.0.1'),
+    host,
     port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     dataDir: readString(env, 'DATA_DIR', './data'),
     databaseUrl: readDatabaseUrl(env),
     redisUrl: readOptional(env, 'REDIS_URL'),
     secretKey,
+    secretKeyFallbacks: readSecretKeyFallbacks(env),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, { min: 0, max: 10 }),
     requestBodyLimit: readInt(env, 'REQUEST_BODY_LIMIT', 64 * 1024, { min: 1024, max: 10 * 1024 * 1024 }),
     // libuv reads UV_THREADPOOL_SIZE itself; hashing takes all threads but one,
     // so file and DNS work never queues behind a burst of logins.
     passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
-    mail: { smtpUrl, from: readString(env, 'DEFAULT_FROM_EMAIL', 'webmaster@localhost') },
+    mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),
     frontendUrls: readFrontendUrls(env),
     tokens: readTokenSettings(env),
+    operations: readOperations(env, host),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),

@@ -7,6 +7,7 @@ import type { Mailer } from '../messaging/mailer.js';
 import type { TokenStrategy } from '../tokens/strategy.js';
 import type { SmsSender } from '../messaging/sms/sender.js';
 import type { AtRestCipher } from '../security/at-rest.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export interface Clock {
   now(): number;
@@ -31,6 +32,8 @@ export interface Deps {
   tokens: TokenStrategy;
   /** Encrypts secrets the server must read back (TOTP secrets, provider tokens). */
   atRest: AtRestCipher;
+  /** Prometheus counters (no-ops when METRICS_ENABLED=false). */
+  metrics: Metrics;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */

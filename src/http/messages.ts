@@ -9,6 +9,7 @@ export type HttpErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'csrf_failed'
+  | 'not_ready'
   | 'server_error';
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
@@ -55,6 +56,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   csrf_failed: 'CSRF token missing or incorrect. Send the csrftoken cookie value in the X-CSRFToken header.',
+  not_ready: 'A dependency of this instance is not answering.',
   server_error: 'Something went wrong on our side.',
 };
 

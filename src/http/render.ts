@@ -7,6 +7,7 @@ import type { User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
+import { countOutcome } from './outcome-metrics.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
@@ -57,6 +58,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
 }
 
 export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply | Promise<FastifyReply> {
+  countOutcome(deps.metrics, request, outcome);
   switch (outcome.kind) {
     case 'auth': {
       applySessionChange(request, reply, deps, outcome);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
@@ -18,6 +18,11 @@ import { userSessionRoutes } from './routes/auth-sessions.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
+import { RequestObserver } from './request-observer.js';
+import { requestIdGenerator } from './request-id.js';
+import { tagCountedRoute } from './outcome-metrics.js';
+import type { Logger } from '../observability/logger.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
 
@@ -42,10 +47,19 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   }
 }
 
-export async function createHttpServer(deps: Deps, logger: object | boolean): Promise<FastifyInstance> {
+export interface HttpServerOptions {
+  logger: Logger;
+  operations: OperationsRoutes;
+}
+
+export async function createHttpServer(deps: Deps, options: HttpServerOptions): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: logger as never,
+    loggerInstance: options.logger as FastifyBaseLogger,
+    // One log line and one metric sample per request (request-observer.ts).
+    logController: new RequestObserver(deps.metrics),
+    genReqId: requestIdGenerator(config.trustedProxyCount),
+    requestIdHeader: false,
     bodyLimit: config.requestBodyLimit,
     // Client IPs come from X-Forwarded-For only behind a known number of proxies.
     trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
@@ -58,6 +72,7 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     frameworkErrors: frameworkErrorHandler,
   });
   registerErrorHandling(app);
+  app.addHook('onRoute', tagCountedRoute);
 
   // Only JSON bodies; an empty body on a JSON request reads as no body, as
   // clients send for bodiless POSTs such as resend.
@@ -78,13 +93,15 @@ export async function createHttpServer(deps: Deps, logger: object | boolean): Pr
     app.server.closeIdleConnections();
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
+    reply.header('x-request-id', request.id);
     if (draining) reply.header('connection', 'close');
     done(null, payload);
   });
 
   await registerOpenApi(app, sharedSchemas);
+  operationsRoutes(app, options.operations);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
   }

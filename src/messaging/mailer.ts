@@ -66,22 +66,27 @@ export function parseSmtpUrl(url: string): SmtpSettings {
   return auth ? { host, port, tls, auth } : { host, port, tls };
 }
 
-export function createMailer(opts: { smtpUrl?: string; from: string; log: (line: string) => void }): Mailer {
+/** Where a console transport writes: one structured record per message. */
+export type ConsoleLog = (fields: Record<string, unknown>, message: string) => void;
+
+/**
+ * `showBodies`: whether the console transport prints the text, links and
+ * codes included. Outside production that is its purpose; in production
+ * (where it must be chosen explicitly) only recipient and subject are
+ * logged, since no key or code may reach a log there.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; log: ConsoleLog; showBodies?: boolean }): Mailer {
   return opts.smtpUrl === undefined
-    ? consoleMailer(opts.log)
+    ? consoleMailer(opts.log, opts.showBodies ?? false)
     : smtpMailer(parseSmtpUrl(opts.smtpUrl), opts.from);
 }
 
-/** Development transport: the mail goes to the log, so links and codes can be copied from there. */
-function consoleMailer(log: (line: string) => void): Mailer {
+/** The console transport: each mail becomes one log record instead of being sent. */
+function consoleMailer(log: ConsoleLog, showBodies: boolean): Mailer {
   return {
     async send(mail) {
-      log('----- mail -----');
-      log(`To: ${mail.to}`);
-      log(`Subject: ${mail.subject}`);
-      log('');
-      for (const line of mail.text.trimEnd().split('\n')) log(line);
-      log('----- end of mail -----');
+      const fields = showBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
+      log({ mail: fields }, showBodies ? 'mail not sent (console transport)' : 'mail not sent (console transport; body withheld in production)');
     },
     async close() {},
   };

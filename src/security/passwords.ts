@@ -61,6 +61,11 @@ export function configurePasswordHashing(options: { maxConcurrent: number }): vo
   hashingSlots.setLimit(options.maxConcurrent);
 }
 
+/** Hashes and verifications holding a slot, and those waiting for one (for metrics). */
+export function passwordHashingLoad(): { running: number; queued: number } {
+  return { running: hashingSlots.running, queued: hashingSlots.queued };
+}
+
 export function hashPassword(password: string): Promise<string> {
   return hashingSlots.run(() => argon2.hash(password, ARGON2_OPTIONS));
 }

@@ -31,10 +31,17 @@ interface BoundRule {
   readonly counter: RuleCounter;
 }
 
+export interface RateLimiterOptions {
+  /** Called for every request a rule refused (for metrics). */
+  onReject?: (action: Action) => void;
+}
+
 export class RateLimiter {
   readonly #rules = new Map<Action, readonly BoundRule[]>();
+  readonly #onReject: ((action: Action) => void) | undefined;
 
-  constructor(config: RateLimitConfig | false, store: RateLimitStore) {
+  constructor(config: RateLimitConfig | false, store: RateLimitStore, options: RateLimiterOptions = {}) {
+    this.#onReject = options.onReject;
     if (config === false) return;
     const prefix = store.kind === 'redis' ? (store.prefix ?? 'rl') : 'rl';
     for (const { action, rules } of Object.values(config)) {
@@ -60,6 +67,7 @@ export class RateLimiter {
     const waits = await Promise.all(this.#bind(action, subject).map(({ counter, id }) => counter.hit(id, points)));
     const over = waits.filter((ms): ms is number => ms !== null);
     if (over.length === 0) return { ok: true };
+    this.#onReject?.(action);
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...over) / 1000)) };
   }
 

@@ -16,6 +16,16 @@ export class Semaphore {
     this.#admit();
   }
 
+  /** Tasks holding a slot now. */
+  get running(): number {
+    return this.#active;
+  }
+
+  /** Tasks waiting for a slot. */
+  get queued(): number {
+    return this.#waiting.length;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     // Newcomers queue behind existing waiters so nobody is overtaken.
     if (this.#active < this.#limit && this.#waiting.length === 0) {

@@ -10,6 +10,7 @@ import {
   SqliteDialect,
   type CompiledQuery,
   type KyselyPlugin,
+  type LogEvent,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   type QueryResult,
@@ -58,20 +59,34 @@ export function countWrite(conn: Conn): void {
   if (counter) counter.version++;
 }
 
-export function openDatabase(url: string, opts: { poolSize?: number } = {}): Db {
+export interface DatabaseOptions {
+  poolSize?: number;
+  /** Called with the duration of every query, in seconds (for metrics). */
+  onQuery?: (seconds: number) => void;
+}
+
+export function openDatabase(url: string, opts: DatabaseOptions = {}): Db {
   const db = connect(url, opts);
   writeCounters.set(db, counterOf(db)!);
   return db;
 }
 
-function connect(url: string, opts: { poolSize?: number }): Db {
+function connect(url: string, opts: DatabaseOptions): Db {
   const plugins = [new WriteCounter()];
+  const onQuery = opts.onQuery;
+  // Kysely times each query it runs when given a log function.
+  const log = onQuery
+    ? (event: LogEvent) => {
+        if (event.level === 'query') onQuery(event.queryDurationMillis / 1000);
+      }
+    : undefined;
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const file: SqliteFile = { path, writerStatements: 0 };
+    const file: SqliteFile = { path, writerStatements: 0, onQuery };
     const db = new Kysely<Database>({
       plugins,
+      log,
       dialect: new SqliteDialect({
         database: async () => {
           const db = new SQLite(path);
@@ -95,6 +110,7 @@ function connect(url: string, opts: { poolSize?: number }): Db {
   };
   return new Kysely<Database>({
     plugins,
+    log,
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types }) }),
   });
 }
@@ -131,6 +147,8 @@ interface SqliteFile {
   path: string;
   /** Statements run on the writer connection so far (see withStatementCache). */
   writerStatements: number;
+  /** Reads on the reader connection bypass Kysely, so they are timed here. */
+  onQuery: ((seconds: number) => void) | undefined;
 }
 interface Reader {
   statements: ReturnType<typeof withStatementCache>;
@@ -157,8 +175,13 @@ function readerFor(conn: Conn): Reader | undefined {
 /** Runs a read-only query, on the SQLite reader connection when there is one. */
 export async function readRows<R>(conn: Conn, query: CompiledQuery<R>): Promise<R[]> {
   const reader = readerFor(conn);
-  if (reader) return reader.statements.prepare(query.sql).all(...query.parameters) as R[];
-  return (await conn.executeQuery(query)).rows;
+  if (!reader) return (await conn.executeQuery(query)).rows;
+  const onQuery = reader.file.onQuery;
+  if (!onQuery) return reader.statements.prepare(query.sql).all(...query.parameters) as R[];
+  const started = performance.now();
+  const rows = reader.statements.prepare(query.sql).all(...query.parameters) as R[];
+  onQuery((performance.now() - started) / 1000);
+  return rows;
 }
 
 /**

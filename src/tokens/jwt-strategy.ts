@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { User } from '../domain/user.js';
 import { writeVersion, type Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
+import type { Metrics } from '../observability/metrics.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import { hashSecret } from '../security/secrets.js';
 import { findRefreshToken, insertRefreshToken } from '../store/refresh-tokens.js';
@@ -19,6 +20,7 @@ export interface JwtStrategyDeps {
   db: Db;
   clock: Clock;
   log: Logger;
+  metrics: Metrics;
   findSession(sessionKey: string): MaybePromise<LiveSession | null>;
 }
 
@@ -123,6 +125,7 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
       const successor = await mintRefreshToken(subject);
       const rotation = await rotateRefreshToken(deps.db, record, presented, successor, { now, graceMs: settings.refreshTokenReuseGrace * 1000 });
       if (rotation.kind === 'reused') {
+        deps.metrics.refreshTokenReuse();
         deps.log.warn({ sessionId: record.sessionId, userId: live.user.id }, 'refresh token reused: token family and session revoked');
         return null;
       }

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/env.js';
 import type { Db } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
+import type { Metrics } from '../observability/metrics.js';
 import { findLiveSession } from '../store/sessions.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import { createJwtStrategy, type JwtStrategyDeps } from './jwt-strategy.js';
@@ -15,6 +16,7 @@ export interface TokenDeps {
   db: Db;
   clock: Clock;
   log: Logger;
+  metrics: Metrics;
 }
 
 /**
@@ -48,6 +50,9 @@ export async function prepareTokenStrategy(config: Config): Promise<(deps: Token
     },
     get log() {
       return deps().log;
+    },
+    get metrics() {
+      return deps().metrics;
     },
   };
   const ctx: StrategyContext = {

@@ -114,6 +114,70 @@ describe('loadConfig', () => {
   }
 });
 
+describe('production settings (issue 13 item 6)', () => {
+  const production = { NODE_ENV: 'production', FRONTEND_URL: 'https://app.example.com', SMTP_URL: 'smtp://relay.internal:25' };
+
+  it('a complete production configuration loads', () => {
+    const config = loadConfig({ SECRET_KEY: SECRET, ...production });
+    assert.equal(config.production, true);
+    assert.equal(config.mail.smtpUrl, 'smtp://relay.internal:25');
+  });
+
+  it('requires FRONTEND_URL, unless HEADLESS_FRONTEND_URLS names every template', () => {
+    const { FRONTEND_URL: _, ...withoutFrontend } = production;
+    rejects(withoutFrontend, 'FRONTEND_URL');
+    rejects({ ...withoutFrontend, HEADLESS_FRONTEND_URLS: '{"account_confirm_email":"https://app.example.com/verify/{key}"}' }, 'FRONTEND_URL');
+    const templates = {
+      account_confirm_email: 'https://app.example.com/verify/{key}',
+      account_reset_password: 'https://app.example.com/reset',
+      account_reset_password_from_key: 'https://app.example.com/reset/{key}',
+      account_signup: 'https://app.example.com/signup',
+    };
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, ...withoutFrontend, HEADLESS_FRONTEND_URLS: JSON.stringify(templates) }).frontendUrls.account_signup, templates.account_signup);
+  });
+
+  it('requires SMTP_URL unless EMAIL_BACKEND=console is chosen explicitly', () => {
+    const { SMTP_URL: _, ...withoutSmtp } = production;
+    rejects(withoutSmtp, 'SMTP_URL');
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, ...withoutSmtp, EMAIL_BACKEND: 'console' }).mail.smtpUrl, undefined);
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, ...withoutSmtp, EMAIL_BACKEND: 'django.core.mail.backends.console.EmailBackend' }).mail.smtpUrl, undefined);
+  });
+
+  it('EMAIL_BACKEND must agree with SMTP_URL', () => {
+    rejects({ EMAIL_BACKEND: 'smtp' }, 'SMTP_URL');
+    rejects({ EMAIL_BACKEND: 'console', SMTP_URL: 'smtp://relay.internal:25' }, 'EMAIL_BACKEND');
+    rejects({ EMAIL_BACKEND: 'pigeon' }, 'EMAIL_BACKEND');
+  });
+
+  it('requires SMS_BACKEND when phone numbers are in use', () => {
+    const phone = { ...production, ACCOUNT_LOGIN_METHODS: 'phone', ACCOUNT_SIGNUP_FIELDS: 'phone*,password1*' };
+    rejects(phone, 'SMS_BACKEND');
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, ...phone, SMS_BACKEND: 'console' }).sms.backend, 'console');
+    // Without phone numbers no SMS is ever sent, so none is needed.
+    assert.equal(loadConfig({ SECRET_KEY: SECRET, ...production }).sms.backend, 'console');
+  });
+});
+
+describe('operations and key rotation settings', () => {
+  it('metrics are on, on the public port, by default; METRICS_PORT moves them', () => {
+    assert.deepEqual(loadConfig({}).operations, { metrics: { enabled: true, port: undefined, host: '127.0.0.1' }, healthCheckTimeoutMs: 500 });
+    const moved = loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_ENABLED: 'true', HEALTH_CHECK_TIMEOUT_MS: '250' }).operations;
+    assert.deepEqual(moved, { metrics: { enabled: true, port: 9464, host: '0.0.0.0' }, healthCheckTimeoutMs: 250 });
+    rejects({ METRICS_PORT: 'ninety' }, 'METRICS_PORT');
+    rejects({ HEALTH_CHECK_TIMEOUT_MS: '0' }, 'HEALTH_CHECK_TIMEOUT_MS');
+  });
+
+  it('SECRET_KEY_FALLBACKS takes a JSON array or a comma-separated list of long secrets', () => {
+    const old1 = 'old-secret-key-number-one-0123456789abcdef';
+    const old2 = 'old-secret-key-number-two-0123456789abcdef';
+    assert.deepEqual(loadConfig({}).secretKeyFallbacks, []);
+    assert.deepEqual(loadConfig({ SECRET_KEY_FALLBACKS: `${old1}, ${old2}` }).secretKeyFallbacks, [old1, old2]);
+    assert.deepEqual(loadConfig({ SECRET_KEY_FALLBACKS: JSON.stringify([old1, old2]) }).secretKeyFallbacks, [old1, old2]);
+    rejects({ SECRET_KEY_FALLBACKS: 'short' }, 'SECRET_KEY_FALLBACKS[0]');
+    rejects({ SECRET_KEY_FALLBACKS: '["unterminated' }, 'SECRET_KEY_FALLBACKS');
+  });
+});
+
 describe('start-up with a bad configuration', () => {
   function start(env: Record<string, string>) {
     const dataDir = mkdtempSync(join(tmpdir(), 'auth-config-'));
@@ -125,22 +189,31 @@ describe('start-up with a bad configuration', () => {
     }
   }
 
-  it('NODE_ENV=production without SECRET_KEY exits non-zero with one line naming SECRET_KEY', () => {
-    const result = start({ NODE_ENV: 'production' });
+  /** The one line a refused start writes: JSON on stdout, nothing on stderr. */
+  function refusal(result: ReturnType<typeof start>): { level: string; msg: string } {
     assert.equal(result.error, undefined);
     assert.notEqual(result.status, 0);
     assert.notEqual(result.status, null, 'it exits by itself');
-    const lines = result.stderr.trim().split('\n').filter(Boolean);
-    assert.equal(lines.length, 1, `expected one line, got:\n${result.stderr}`);
-    assert.match(lines[0]!, /SECRET_KEY/);
-    assert.equal(result.stdout.trim(), '');
+    const lines = result.stdout.trim().split('\n').filter(Boolean);
+    assert.equal(lines.length, 1, `expected one line, got:\n${result.stdout}`);
+    assert.equal(result.stderr.trim(), '');
+    return JSON.parse(lines[0]!);
+  }
+
+  it('NODE_ENV=production without SECRET_KEY exits non-zero with one JSON line naming SECRET_KEY', () => {
+    const line = refusal(start({ NODE_ENV: 'production' }));
+    assert.equal(line.level, 'fatal');
+    assert.match(line.msg, /SECRET_KEY/);
   });
 
-  it('a bad ACCOUNT_RATE_LIMITS stops the start with one line naming it', () => {
-    const result = start({ ACCOUNT_RATE_LIMITS: '{"login": "lots"}' });
-    assert.notEqual(result.status, 0);
-    const lines = result.stderr.trim().split('\n').filter(Boolean);
-    assert.equal(lines.length, 1, `expected one line, got:\n${result.stderr}`);
-    assert.match(lines[0]!, /ACCOUNT_RATE_LIMITS/);
+  it('a bad ACCOUNT_RATE_LIMITS stops the start with one JSON line naming it', () => {
+    const line = refusal(start({ ACCOUNT_RATE_LIMITS: '{"login": "lots"}' }));
+    assert.match(line.msg, /ACCOUNT_RATE_LIMITS/);
+  });
+
+  it('regression: NODE_ENV=production without SMTP_URL or FRONTEND_URL refuses to start (issue 13 item 6)', () => {
+    const production = { NODE_ENV: 'production', SECRET_KEY: 'production-secret-key-0123456789abcdef' };
+    assert.match(refusal(start(production)).msg, /FRONTEND_URL/);
+    assert.match(refusal(start({ ...production, FRONTEND_URL: 'https://app.example.com' })).msg, /SMTP_URL/);
   });
 });

@@ -122,18 +122,30 @@ test('waitForMail times out listing what was received', async () => {
   await assert.rejects(sink.waitForMail({ to: 'nobody@example.test' }, 50), /nobody@example\.test.*received: \[to /);
 });
 
-test('the console mailer logs recipient, subject and the plain text with link and code', async () => {
-  const lines: string[] = [];
-  const consoleMailer = createMailer({ from: 'noreply@example.test', log: (line) => lines.push(line) });
+test('the console mailer logs one record with recipient, subject and the plain text with link and code', async () => {
+  const records: Array<{ fields: Record<string, any>; message: string }> = [];
+  const consoleMailer = createMailer({ from: 'noreply@example.test', log: (fields, message) => records.push({ fields, message }), showBodies: true });
   const mail = emailVerificationMail({ siteName, email, url, code });
   await consoleMailer.send({ to: 'zoe@example.test', ...mail });
   await consoleMailer.close();
 
-  assert.ok(lines.includes('To: zoe@example.test'));
-  assert.ok(lines.includes(`Subject: ${mail.subject}`));
-  assert.ok(lines.includes(url));
-  assert.ok(lines.includes(code));
-  assert.ok(!lines.some((l) => l.includes('<p>')), 'the HTML part is not logged');
+  assert.equal(records.length, 1);
+  const logged = records[0]!.fields.mail;
+  assert.equal(logged.to, 'zoe@example.test');
+  assert.equal(logged.subject, mail.subject);
+  assert.ok(logged.text.includes(url));
+  assert.ok(logged.text.includes(code));
+  assert.ok(!JSON.stringify(records).includes('<p>'), 'the HTML part is not logged');
+});
+
+test('without showBodies (production) the console mailer logs recipient and subject only', async () => {
+  const records: Array<Record<string, any>> = [];
+  const consoleMailer = createMailer({ from: 'noreply@example.test', log: (fields) => records.push(fields) });
+  const mail = emailVerificationMail({ siteName, email, url, code });
+  await consoleMailer.send({ to: 'zoe@example.test', ...mail });
+
+  assert.deepEqual(records, [{ mail: { to: 'zoe@example.test', subject: mail.subject } }]);
+  assert.ok(!JSON.stringify(records).includes(code));
 });
 
 test('send rejects when the SMTP server is unreachable', async () => {

@@ -120,11 +120,18 @@ describe('Twilio SMS sender', () => {
 });
 
 describe('console SMS sender', () => {
-  it('writes the message to the log', async () => {
-    const lines: string[] = [];
-    await createSmsSender(readSmsSettings({}), (line) => lines.push(line)).send({ to: TO, message: MESSAGE });
-    assert.ok(lines.includes(`To: ${TO}`));
-    assert.ok(lines.includes('ACDEFG'), 'the code stands on a line of its own');
+  it('writes the message to the log as one record', async () => {
+    const records: Array<Record<string, any>> = [];
+    await createSmsSender(readSmsSettings({}), (fields) => records.push(fields), true).send({ to: TO, message: MESSAGE });
+    assert.equal(records.length, 1);
+    assert.equal(records[0]!.sms.to, TO);
+    assert.ok(records[0]!.sms.message.includes('ACDEFG'));
+  });
+
+  it('without showBodies (production) logs the recipient only', async () => {
+    const records: Array<Record<string, any>> = [];
+    await createSmsSender(readSmsSettings({}), (fields) => records.push(fields)).send({ to: TO, message: MESSAGE });
+    assert.deepEqual(records, [{ sms: { to: TO } }]);
   });
 });
 

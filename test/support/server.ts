@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp, type App } from '../../src/app.js';
+import type { Logger } from '../../src/observability/logger.js';
 import { ApiClient } from './client.js';
 import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
@@ -27,13 +28,20 @@ export interface TestServer {
 
 export const TEST_SECRET = 'test-secret-key-that-is-long-enough-0123456789';
 
+export interface TestServerOptions {
+  /** Where the server logs (default: nowhere). */
+  logger?: Logger;
+  /** An existing database to start on, e.g. to restart with other settings; it is left in place on close. */
+  database?: TestDatabase;
+}
+
 /**
  * A listening server on a fresh database of `kind`, mailing to a real SMTP
  * sink. Rate limits are off unless the test's env turns them on, so suites
  * do not trip over each other's counters.
  */
-export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestServer> {
-  const database: TestDatabase = await createTestDatabase(kind);
+export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const database: TestDatabase = options.database ?? (await createTestDatabase(kind));
   const mail = await startSmtpSink();
   const clock = new TestClock();
   const config = loadConfig({
@@ -43,7 +51,7 @@ export async function startTestServer(kind: DatabaseKind, env: Record<string, st
     DATABASE_URL: database.url,
     SMTP_URL: mail.url,
   });
-  const app = await buildApp(config, { clock, logger: false });
+  const app = await buildApp(config, { clock, logger: options.logger ?? false });
   await app.http.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.http.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -56,7 +64,7 @@ export async function startTestServer(kind: DatabaseKind, env: Record<string, st
     async close() {
       await app.close();
       await mail.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { SmsSettings } from '../../config/sms.js';
+import type { ConsoleLog } from '../mailer.js';
 import { consoleSender } from './console.js';
 import { twilioSender } from './twilio.js';
 import { webhookSender } from './webhook.js';
@@ -15,10 +16,11 @@ export interface SmsSender {
   send(sms: OutgoingSms): Promise<void>;
 }
 
-export function createSmsSender(settings: SmsSettings, log: (line: string) => void): SmsSender {
+/** `log` and `showBodies` serve the console backend (see consoleSender). */
+export function createSmsSender(settings: SmsSettings, log: ConsoleLog, showBodies = false): SmsSender {
   switch (settings.backend) {
     case 'console':
-      return consoleSender(log);
+      return consoleSender(log, showBodies);
     case 'webhook':
       return webhookSender(settings);
     case 'twilio':

@@ -1,0 +1,62 @@
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { Outcome } from '../flows/outcome.js';
+import type { LoginOutcome, Metrics } from '../observability/metrics.js';
+
+// Logins and token refreshes are counted from the outcomes their routes
+// render, here, rather than in each flow. A route's kind is looked up once,
+// when it is registered, under its path within the client prefix.
+
+type Counted = { kind: 'login'; method: string } | { kind: 'refresh' };
+
+/** The routes that log in (by which method) or refresh tokens; new login routes add a row. */
+const COUNTED: Record<string, Counted> = {
+  'POST /auth/login': { kind: 'login', method: 'password' },
+  'POST /auth/code/confirm': { kind: 'login', method: 'code' },
+  'POST /tokens/refresh': { kind: 'refresh' },
+  // The app client's POST /auth/session is the refresh in authentication-state form.
+  'POST /auth/session': { kind: 'refresh' },
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    counted?: Counted;
+  }
+}
+
+/** onRoute: tags the routes in COUNTED. */
+export function tagCountedRoute(route: RouteOptions & { prefix?: string }): void {
+  const path = route.url.slice(route.prefix?.length ?? 0);
+  for (const method of [route.method].flat()) {
+    const counted = COUNTED[`${method} ${path}`];
+    if (counted) route.config = { ...route.config, counted };
+  }
+}
+
+const FAILURES = new Set(['invalid_credentials', 'email_password_mismatch', 'username_password_mismatch', 'phone_password_mismatch', 'incorrect_code']);
+
+function loginOutcome(outcome: Outcome): LoginOutcome {
+  switch (outcome.kind) {
+    case 'auth':
+      return outcome.user && outcome.session?.userId === outcome.user.id ? 'success' : 'pending';
+    case 'invalid': {
+      const code = outcome.errors[0]?.code;
+      if (code && FAILURES.has(code)) return 'failure';
+      if (code === 'too_many_login_attempts') return 'locked';
+      if (code === 'account_inactive') return 'inactive';
+      return 'invalid';
+    }
+    case 'rate_limited':
+      return 'rate_limited';
+    case 'unavailable':
+      return 'unavailable';
+    default:
+      return 'invalid';
+  }
+}
+
+export function countOutcome(metrics: Metrics, request: FastifyRequest, outcome: Outcome): void {
+  const counted = request.routeOptions.config.counted;
+  if (!counted) return;
+  if (counted.kind === 'login') metrics.login(counted.method, loginOutcome(outcome));
+  else metrics.tokenRefresh(outcome.kind === 'tokens' || outcome.kind === 'auth' ? 'success' : 'failure');
+}

@@ -1,0 +1,42 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Metrics } from '../observability/metrics.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Probes and scrapes: their successful requests are logged at debug level only. */
+    quiet?: boolean;
+  }
+}
+
+/**
+ * The one place every finished request passes: Fastify calls it once per
+ * response, with no hook of its own on the request path. It writes the
+ * request's log line (id, method, route pattern, status, duration, client
+ * kind; never the URL, whose query may carry a code or a state) and counts
+ * the request for the metrics.
+ */
+export class RequestObserver extends LogController {
+  readonly #metrics: Metrics;
+
+  constructor(metrics: Metrics) {
+    super({ requestIdLogLabel: 'request_id' });
+    this.#metrics = metrics;
+  }
+
+  // Fastify's own request lines carry the URL; ours replace them.
+  override incomingRequest(): void {}
+  override routeNotFound(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const options = request.routeOptions;
+    // A route pattern (its prefix included) or, for unknown paths, one fixed label.
+    const route = options.url ?? 'unmatched';
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    this.#metrics.request(request.method, route, status, ms / 1000);
+    const line = { method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, client: request.auth?.client ?? null };
+    if (error) reply.log.warn({ ...line, err: error }, 'request failed');
+    else if (options.config.quiet && status < 400) reply.log.debug(line, 'request');
+    else reply.log.info(line, 'request');
+  }
+}

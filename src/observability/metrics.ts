@@ -1,0 +1,104 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// What the service counts for Prometheus. One registry per app, so several
+// apps in one process (the tests) never share a counter. Disabled metrics
+// (METRICS_ENABLED=false) are no-ops with the same interface.
+
+export type LoginOutcome = 'success' | 'pending' | 'failure' | 'locked' | 'inactive' | 'invalid' | 'rate_limited' | 'unavailable';
+
+export interface Metrics {
+  /** Null when metrics are off. */
+  readonly registry: Registry | null;
+  request(method: string, route: string, status: number, seconds: number): void;
+  login(method: string, outcome: LoginOutcome): void;
+  rateLimited(action: string): void;
+  mail(result: 'sent' | 'failed'): void;
+  sms(result: 'sent' | 'failed'): void;
+  query(seconds: number): void;
+  tokenRefresh(outcome: 'success' | 'failure'): void;
+  refreshTokenReuse(): void;
+}
+
+/** Figures read at scrape time, so the hot path pays nothing for them. */
+export interface MetricSources {
+  passwordHashes(): { running: number; queued: number };
+}
+
+const noop = () => {};
+export const disabledMetrics: Metrics = {
+  registry: null,
+  request: noop,
+  login: noop,
+  rateLimited: noop,
+  mail: noop,
+  sms: noop,
+  query: noop,
+  tokenRefresh: noop,
+  refreshTokenReuse: noop,
+};
+
+// Requests range from a cached session lookup (well under a millisecond) to
+// a login (a password hash, tens of milliseconds, more under load).
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+
+export function createMetrics(sources: MetricSources): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  // Process and runtime figures, event-loop lag among them.
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status, with their duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const logins = new Counter({ name: 'auth_logins_total', help: 'Login attempts by method and outcome', labelNames: ['method', 'outcome'] as const, registers });
+  const rateLimited = new Counter({ name: 'auth_rate_limit_rejections_total', help: 'Requests refused by a rate limit, by action', labelNames: ['action'] as const, registers });
+  const mails = new Counter({ name: 'auth_mails_total', help: 'Mails handed to the transport, by result', labelNames: ['result'] as const, registers });
+  const sms = new Counter({ name: 'auth_sms_total', help: 'Text messages handed to the SMS backend, by result', labelNames: ['result'] as const, registers });
+  const queries = new Histogram({ name: 'db_query_duration_seconds', help: 'Database query time', buckets: QUERY_BUCKETS, registers });
+  const refreshes = new Counter({ name: 'auth_token_refreshes_total', help: 'Refresh-token requests by outcome', labelNames: ['outcome'] as const, registers });
+  const reuse = new Counter({ name: 'auth_refresh_token_reuse_total', help: 'Rotated refresh tokens presented again (their token family and session were revoked)', registers });
+  for (const result of ['sent', 'failed'] as const) {
+    mails.inc({ result }, 0);
+    sms.inc({ result }, 0);
+  }
+  for (const outcome of ['success', 'failure'] as const) refreshes.inc({ outcome }, 0);
+  new Gauge({
+    name: 'auth_password_hashes',
+    help: 'Password hashes (argon2id and imported formats) running on the thread pool or queued for a slot',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const { running, queued } = sources.passwordHashes();
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'queued' }, queued);
+    },
+  });
+
+  // One child per label set, made once: labels() checks the names on every call.
+  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>();
+
+  return {
+    registry,
+    request(method, route, status, seconds) {
+      const key = `${method} ${status} ${route}`;
+      let child = requestChildren.get(key);
+      if (!child) {
+        child = requests.labels(method, route, String(status));
+        requestChildren.set(key, child);
+      }
+      child.observe(seconds);
+    },
+    login: (method, outcome) => logins.inc({ method, outcome }),
+    rateLimited: (action) => rateLimited.inc({ action }),
+    mail: (result) => mails.inc({ result }),
+    sms: (result) => sms.inc({ result }),
+    query: (seconds) => queries.observe(seconds),
+    tokenRefresh: (outcome) => refreshes.inc({ outcome }),
+    refreshTokenReuse: () => reuse.inc(),
+  };
+}

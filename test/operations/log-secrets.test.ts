@@ -1,0 +1,133 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { ApiClient, type ApiResponse } from '../support/client.js';
+import { startServerProcess, type ServerProcess } from '../support/process-server.js';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { codeFromMail, keyFromMail, nthMail, uniqueEmail } from '../support/accounts.js';
+import { resetKeyFromMail } from '../account/helpers.js';
+import { rsaPrivateKeyPem } from '../tokens/support.js';
+
+// Issue 13 item 6 / issue 16: no password, key, code or token in a log line.
+// A server process runs every flow that handles one (signup, verification,
+// login, reset, login codes, JWT refresh, browser sessions and CSRF) at the
+// most verbose level; then every line it wrote, stdout and stderr alike, is
+// searched for every secret the test sent or received.
+
+describe('logs of a full run hold no secret', () => {
+  let database: TestDatabase;
+  let mail: SmtpSink;
+  let server: ServerProcess;
+  const secrets = new Map<string, string>();
+  const keep = (label: string, value: unknown) => {
+    if (typeof value === 'string' && value !== '') secrets.set(value, label);
+  };
+  const secretKey = randomBytes(36).toString('base64url');
+  const privateKey = rsaPrivateKeyPem('log-secrets');
+
+  before(async () => {
+    database = await createTestDatabase('sqlite');
+    mail = await startSmtpSink();
+    server = await startServerProcess({
+      LOG_LEVEL: 'trace',
+      DATABASE_URL: database.url,
+      SMTP_URL: mail.url,
+      SECRET_KEY: secretKey,
+      ACCOUNT_RATE_LIMITS: 'false',
+      ACCOUNT_EMAIL_VERIFICATION: 'mandatory',
+      ACCOUNT_LOGIN_BY_CODE_ENABLED: 'true',
+      HEADLESS_TOKEN_STRATEGY: 'jwt',
+      HEADLESS_JWT_ALGORITHM: 'RS256',
+      HEADLESS_JWT_PRIVATE_KEY: privateKey,
+    });
+    keep('SECRET_KEY', secretKey);
+    // Each line of the PEM's body is a secret of its own.
+    for (const line of privateKey.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'))) keep('JWT private key', line);
+  });
+  after(async () => {
+    await server?.stop();
+    await mail?.close();
+    await database?.drop();
+  });
+
+  /** Keeps every token a response hands out. */
+  function collect(response: ApiResponse, client: ApiClient): ApiResponse {
+    const { meta, data } = response.body ?? {};
+    keep('session token', meta?.session_token);
+    keep('access token', meta?.access_token ?? data?.access_token);
+    keep('refresh token', meta?.refresh_token ?? data?.refresh_token);
+    for (const [name, value] of client.cookies) keep(`cookie ${name}`, value);
+    return response;
+  }
+
+  it('runs the flows, then finds none of their secrets in any line', async () => {
+    const app = new ApiClient(server.baseUrl, 'app');
+    const email = uniqueEmail('logs');
+    const passwords = ['first secret passphrase', 'second secret passphrase', 'third secret passphrase'];
+    passwords.forEach((p) => keep('password', p));
+    keep('mistyped password', 'mistyped secret passphrase');
+
+    // Signup and verification by link.
+    assert.equal(collect(await app.post('/auth/signup', { email, password: passwords[0] }), app).status, 401);
+    const verifyKey = keyFromMail(await nthMail(mail, email, 1));
+    keep('verification key', verifyKey);
+    const verified = collect(await app.post('/auth/email/verify', { key: verifyKey }), app);
+    assert.equal(verified.status, 200);
+
+    // Bearer lookups and a refresh.
+    const bearer = { authorization: `Bearer ${verified.body.meta.access_token}` };
+    assert.equal((await new ApiClient(server.baseUrl, 'app').get('/auth/session', bearer)).status, 200);
+    assert.equal(collect(await app.post('/tokens/refresh', { refresh_token: verified.body.meta.refresh_token }), app).status, 200);
+
+    // Password reset by link.
+    const resetter = new ApiClient(server.baseUrl, 'app');
+    assert.equal((await resetter.post('/auth/password/request', { email })).status, 200);
+    const resetKey = resetKeyFromMail(await nthMail(mail, email, 2));
+    keep('reset key', resetKey);
+    assert.equal((await resetter.get('/auth/password/reset', { 'x-password-reset-key': resetKey })).status, 200);
+    assert.equal(collect(await resetter.post('/auth/password/reset', { key: resetKey, password: passwords[1] }), resetter).status, 401);
+
+    // Password logins, wrong and right.
+    const login = new ApiClient(server.baseUrl, 'app');
+    assert.equal((await login.post('/auth/login', { email, password: 'mistyped secret passphrase' })).status, 400);
+    assert.equal(collect(await login.post('/auth/login', { email, password: passwords[1] }), login).status, 200);
+
+    // Login by code, wrong and right.
+    const byCode = new ApiClient(server.baseUrl, 'app');
+    assert.equal(collect(await byCode.post('/auth/code/request', { email }), byCode).status, 401);
+    const code = codeFromMail(await mail.waitForMail({ to: email, subjectIncludes: 'sign-in code' }));
+    keep('login code', code);
+    const wrongCode = code === 'ACDEFG' ? 'GFEDCA' : 'ACDEFG';
+    keep('wrong code', wrongCode);
+    assert.equal((await byCode.post('/auth/code/confirm', { code: wrongCode })).status, 400);
+    assert.equal(collect(await byCode.post('/auth/code/confirm', { code }), byCode).status, 200);
+
+    // A browser: CSRF token, session cookie, a password change, logout.
+    const browser = new ApiClient(server.baseUrl, 'browser');
+    collect(await browser.get('/config'), browser);
+    assert.equal(collect(await browser.post('/auth/login', { email, password: passwords[1] }), browser).status, 200);
+    assert.equal(collect(await browser.post('/account/password/change', { current_password: passwords[1], new_password: passwords[2] }), browser).status, 200);
+    assert.equal(collect(await browser.delete('/auth/session'), browser).status, 401);
+
+    await server.stop();
+    const output = server.output();
+    const lines = output.split('\n').filter((line) => line.trim() !== '');
+    // Not a vacuous search: the run logged its requests, as JSON lines only.
+    const parsed = lines.map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        assert.fail(`not a JSON line: ${line}`);
+      }
+    });
+    assert.ok(parsed.filter((l) => l.msg === 'request').length >= 16, 'every request has its line');
+    assert.ok(secrets.size >= 15, `collected ${secrets.size} secrets`);
+
+    for (const line of lines) {
+      for (const [secret, label] of secrets) {
+        assert.ok(!line.includes(secret), `a ${label} is in the log: ${line}`);
+      }
+    }
+  });
+});
