@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, readBool, readInt, readOptional, readString, type Env } from './env.js';
+import { readSecretList } from './secret-keys.js';
 
 // App-client token settings under the reference's names (HEADLESS_TOKEN_STRATEGY,
 // HEADLESS_JWT_*), plus the reuse grace window this service adds.
@@ -15,6 +16,8 @@ export interface JwtSettings {
   algorithm: JwtAlgorithm;
   /** PEM for RS*, a shared secret for HS*; HS* falls back to SECRET_KEY. Never logged. */
   privateKey: string | undefined;
+  /** HEADLESS_JWT_PRIVATE_KEY_FALLBACKS: older keys that still verify (and stay in the JWKS), never sign. */
+  privateKeyFallbacks: string[];
   accessTokenExpiresIn: number;
   refreshTokenExpiresIn: number;
   authorizationHeaderScheme: string;
@@ -56,11 +59,9 @@ function readAlgorithm(env: Env): JwtAlgorithm {
 }
 
 /** A PEM pasted into one environment line usually arrives with literal "\n". */
-function readPrivateKey(env: Env, algorithm: JwtAlgorithm): string | undefined {
-  const raw = readOptional(env, 'HEADLESS_JWT_PRIVATE_KEY');
-  if (raw === undefined) return undefined;
+function checkPrivateKey(raw: string, algorithm: JwtAlgorithm, label: string): string {
   if (algorithm.startsWith('HS')) {
-    if (raw.length < 32) throw new ConfigError('HEADLESS_JWT_PRIVATE_KEY: an HS secret needs at least 32 characters');
+    if (raw.length < 32) throw new ConfigError(`${label}: an HS secret needs at least 32 characters`);
     return raw;
   }
   const pem = raw.includes('\n') ? raw : raw.replace(/\\n/g, '\n');
@@ -68,11 +69,16 @@ function readPrivateKey(env: Env, algorithm: JwtAlgorithm): string | undefined {
   try {
     key = createPrivateKey(pem);
   } catch {
-    throw new ConfigError('HEADLESS_JWT_PRIVATE_KEY: expected a PEM-encoded RSA private key');
+    throw new ConfigError(`${label}: expected a PEM-encoded RSA private key`);
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new ConfigError(`HEADLESS_JWT_PRIVATE_KEY: ${algorithm} needs an RSA key`);
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new ConfigError('HEADLESS_JWT_PRIVATE_KEY: the RSA key must have at least 2048 bits');
+  if (key.asymmetricKeyType !== 'rsa') throw new ConfigError(`${label}: ${algorithm} needs an RSA key`);
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new ConfigError(`${label}: the RSA key must have at least 2048 bits`);
   return pem;
+}
+
+function readPrivateKey(env: Env, algorithm: JwtAlgorithm): string | undefined {
+  const raw = readOptional(env, 'HEADLESS_JWT_PRIVATE_KEY');
+  return raw === undefined ? undefined : checkPrivateKey(raw, algorithm, 'HEADLESS_JWT_PRIVATE_KEY');
 }
 
 export function readTokenSettings(env: Env): TokenSettings {
@@ -92,6 +98,7 @@ export function readTokenSettings(env: Env): TokenSettings {
     jwt: {
       algorithm,
       privateKey,
+      privateKeyFallbacks: readSecretList(env, 'HEADLESS_JWT_PRIVATE_KEY_FALLBACKS', (raw, label) => checkPrivateKey(raw, algorithm, label)),
       accessTokenExpiresIn: readInt(env, 'HEADLESS_JWT_ACCESS_TOKEN_EXPIRES_IN', 300, { min: 1, max: 30 * 86400 }),
       refreshTokenExpiresIn: readInt(env, 'HEADLESS_JWT_REFRESH_TOKEN_EXPIRES_IN', 86400, { min: 1, max: 365 * 86400 }),
       authorizationHeaderScheme: scheme,

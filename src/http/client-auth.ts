@@ -8,6 +8,7 @@ import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
+import { secretRing, signer } from '../security/signing.js';
 import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
 import type { LiveSession } from '../tokens/strategy.js';
 
@@ -43,7 +44,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  * look at cookies and need no CSRF token).
  */
 export function registerClientAuth(app: FastifyInstance, deps: Deps, client: ClientKind): void {
-  const { session: sessionConfig, secretKey } = deps.config;
+  const { session: sessionConfig } = deps.config;
+  const csrf = signer(secretRing(deps.config), 'csrf');
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
 
@@ -54,7 +56,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     request.auth = { client, session: null, user: null, sessionKey: undefined, staleToken: false, cookieAfter: cookie, extended: false };
 
     if (client === 'browser' && UNSAFE.has(request.method)) {
-      if (!csrfTokenValid(secretKey, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
+      if (!csrfTokenValid(csrf, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
         // Answered here: not calling done() ends the request's hook chain.
         reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
         return;
@@ -107,7 +109,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       }
       const binding = csrfBinding(auth.cookieAfter);
       const current = request.cookies[sessionConfig.csrfCookieName];
-      const token = csrfTokenValid(secretKey, binding, current) ? current! : issueCsrfToken(secretKey, binding);
+      const token = csrfTokenValid(csrf, binding, current) ? current! : issueCsrfToken(csrf, binding);
       reply.setCookie(sessionConfig.csrfCookieName, token, {
         path: '/',
         sameSite: sessionConfig.sameSite,

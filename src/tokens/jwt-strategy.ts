@@ -12,6 +12,7 @@ import { VerifiedTokenCache, type VerifiedAccess } from './verified-cache.js';
 import type { SigningKeys } from './keys.js';
 import { rotateRefreshToken, type Successor } from './refresh-rotation.js';
 import { sidCodec } from './sid.js';
+import { secretRing } from '../security/signing.js';
 import { sessionTokenStrategy } from './session-token-strategy.js';
 import type { JwtStrategyOptions, LiveSession, TokenStrategy, TokenSubject } from './strategy.js';
 
@@ -34,7 +35,7 @@ export interface JwtStrategyDeps {
  */
 export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, options: JwtStrategyOptions = {}): TokenStrategy {
   const settings = deps.config.tokens.jwt;
-  const sid = sidCodec(deps.config.secretKey);
+  const sid = sidCodec(secretRing(deps.config));
   const sessions = sessionTokenStrategy(deps.findSession);
   const verified = new VerifiedTokenCache();
 

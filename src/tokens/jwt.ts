@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
-import type { SigningKeys } from './keys.js';
+import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
+import type { SigningKeys, VerificationKey } from './keys.js';
 
 // Signing and checking the service's JWTs. Times come from the server's
 // clock (iat, exp and the verification date alike), so tests move the clock
@@ -35,22 +35,38 @@ export function signToken(keys: SigningKeys, claims: TokenClaims): Promise<strin
 }
 
 /**
+ * The keys that may have signed `token`: the one its `kid` names (none when
+ * it names an unknown key); without a kid, every HS secret of the ring (the
+ * reference sets no kid on HS tokens) and no RS key (our RS tokens always
+ * name theirs).
+ */
+function candidateKeys(keys: SigningKeys, token: string): readonly VerificationKey[] {
+  let kid: unknown;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return [];
+  }
+  if (kid === undefined) return keys.kid === undefined ? keys.verificationKeys : [];
+  return keys.verificationKeys.filter((key) => key.kid === kid);
+}
+
+/**
  * The claims of a genuine, unexpired token of the given use, or null. The
  * algorithm is pinned to the configured one, so `alg: none` and an HS token
  * signed with the RSA public key are refused before any key is used.
  */
 export async function verifyToken(keys: SigningKeys, token: string, use: TokenUse, nowMs: number): Promise<TokenClaims | null> {
-  let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(token, keys.verificationKey, {
-      algorithms: [keys.algorithm],
-      currentDate: new Date(nowMs),
-      requiredClaims: ['exp', 'iat'],
-    }));
-  } catch {
-    return null;
+  let payload: Record<string, unknown> | undefined;
+  for (const { key } of candidateKeys(keys, token)) {
+    try {
+      ({ payload } = await jwtVerify(token, key, { algorithms: [keys.algorithm], currentDate: new Date(nowMs), requiredClaims: ['exp', 'iat'] }));
+      break;
+    } catch {
+      // Another key of the ring may have signed it; an expired or malformed token fails under each.
+    }
   }
-  if (payload.token_use !== use) return null;
+  if (!payload || payload.token_use !== use) return null;
   for (const name of ['jti', 'sub', 'sid'] as const) {
     if (typeof payload[name] !== 'string') return null;
   }

@@ -4,37 +4,67 @@ import { ConfigError } from '../config/env.js';
 import type { JwtAlgorithm, JwtSettings } from '../config/tokens.js';
 
 // JWT keys, imported once at start-up: verifying on the hot path never
-// re-parses a PEM or a secret.
+// re-parses a PEM or a secret. A ring, for rotation: the current key signs,
+// and it and every fallback verify until the fallback is removed.
+
+export interface VerificationKey {
+  /** The RFC 7638 thumbprint of the key (of the public key for RS*). */
+  kid: string;
+  key: CryptoKey;
+}
 
 export interface SigningKeys {
   algorithm: JwtAlgorithm;
   signingKey: CryptoKey;
-  verificationKey: CryptoKey;
-  /** RS*: the RFC 7638 thumbprint of the public key, as the reference sets it. */
+  /** RS*: the current key's thumbprint, set in every token's header as the reference does; HS*: none. */
   kid: string | undefined;
-  /** RS*: the public JWK Set resource servers verify with; null for HS* (a shared secret). */
+  /** The current key first, then the fallbacks. */
+  verificationKeys: readonly VerificationKey[];
+  /** RS*: the public JWK Set resource servers verify with, fallbacks included; null for HS* (a shared secret). */
   jwks: { keys: JWK[] } | null;
 }
 
-export async function loadSigningKeys(settings: JwtSettings, secretKey: string): Promise<SigningKeys> {
+/**
+ * `secretKeys` is [SECRET_KEY, ...SECRET_KEY_FALLBACKS]: HS* signs with
+ * SECRET_KEY when HEADLESS_JWT_PRIVATE_KEY is unset, and then rotates with it.
+ */
+export async function loadSigningKeys(settings: JwtSettings, secretKeys: readonly string[]): Promise<SigningKeys> {
   const { algorithm } = settings;
   if (algorithm === 'HS256' || algorithm === 'HS512') {
-    const secret = Buffer.from(settings.privateKey ?? secretKey, 'utf8');
+    const ring = settings.privateKey ? [settings.privateKey, ...settings.privateKeyFallbacks] : [...secretKeys, ...settings.privateKeyFallbacks];
     const hash = algorithm === 'HS256' ? 'SHA-256' : 'SHA-512';
-    const key = await webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash }, false, ['sign', 'verify']);
-    return { algorithm, signingKey: key as CryptoKey, verificationKey: key as CryptoKey, kid: undefined, jwks: null };
+    const keys = await Promise.all(
+      ring.map(async (secret) => {
+        const raw = Buffer.from(secret, 'utf8');
+        const key = (await webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash }, false, ['sign', 'verify'])) as CryptoKey;
+        return { kid: await calculateJwkThumbprint({ kty: 'oct', k: raw.toString('base64url') }, 'sha256'), key };
+      }),
+    );
+    return { algorithm, signingKey: keys[0]!.key, kid: undefined, verificationKeys: distinct(keys), jwks: null };
   }
   if (!settings.privateKey) {
     throw new ConfigError(`HEADLESS_JWT_PRIVATE_KEY is required for HEADLESS_JWT_ALGORITHM=${algorithm}`);
   }
-  const privateJwk = createPrivateKey(settings.privateKey).export({ format: 'jwk' }) as JWK;
-  const publicJwk: JWK = { kty: 'RSA', n: privateJwk.n, e: privateJwk.e };
-  const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
+  const pairs = await Promise.all(
+    [settings.privateKey, ...settings.privateKeyFallbacks].map(async (pem) => {
+      const privateJwk = createPrivateKey(pem).export({ format: 'jwk' }) as JWK;
+      const publicJwk: JWK = { kty: 'RSA', n: privateJwk.n, e: privateJwk.e };
+      const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
+      return { kid, privateJwk, publicJwk, key: (await importJWK(publicJwk, algorithm)) as CryptoKey };
+    }),
+  );
+  const current = pairs[0]!;
+  const verificationKeys = distinct(pairs);
   return {
     algorithm,
-    signingKey: (await importJWK(privateJwk, algorithm)) as CryptoKey,
-    verificationKey: (await importJWK(publicJwk, algorithm)) as CryptoKey,
-    kid,
-    jwks: { keys: [{ ...publicJwk, kid, alg: algorithm, use: 'sig' }] },
+    signingKey: (await importJWK(current.privateJwk, algorithm)) as CryptoKey,
+    kid: current.kid,
+    verificationKeys: verificationKeys.map(({ kid, key }) => ({ kid, key })),
+    jwks: { keys: verificationKeys.map(({ kid, publicJwk }) => ({ ...publicJwk, kid, alg: algorithm, use: 'sig' })) },
   };
+}
+
+/** A key listed twice (current and fallback) counts once. */
+function distinct<T extends { kid: string }>(keys: T[]): T[] {
+  return keys.filter((key, i) => keys.findIndex((k) => k.kid === key.kid) === i);
 }

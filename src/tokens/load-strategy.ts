@@ -8,6 +8,7 @@ import { findLiveSession } from '../store/sessions.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import { createJwtStrategy, type JwtStrategyDeps } from './jwt-strategy.js';
 import { loadSigningKeys, type SigningKeys } from './keys.js';
+import { secretRing } from '../security/signing.js';
 import { sessionTokenStrategy } from './session-token-strategy.js';
 import type { LiveSession, StrategyContext, StrategyFactory, TokenStrategy } from './strategy.js';
 
@@ -29,7 +30,7 @@ export interface TokenDeps {
 export async function prepareTokenStrategy(config: Config): Promise<(deps: TokenDeps) => TokenStrategy> {
   const { strategy, jwt } = config.tokens;
   const keysUsable = jwt.algorithm.startsWith('HS') || jwt.privateKey !== undefined;
-  const keys: SigningKeys | undefined = strategy.kind === 'session' || !keysUsable ? undefined : await loadSigningKeys(jwt, config.secretKey);
+  const keys: SigningKeys | undefined = strategy.kind === 'session' || !keysUsable ? undefined : await loadSigningKeys(jwt, secretRing(config));
   const factory = strategy.kind === 'module' ? await importFactory(strategy.path) : undefined;
 
   let wired: TokenDeps | undefined;

@@ -5,9 +5,15 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 // does: base64 (standard, padded) of a 16-byte IV followed by the AES-256-CTR
 // ciphertext, keyed by SHA-256 of the secret key. No MAC: the JWT signature
 // already protects the claim.
+//
+// Key rotation: SECRET_KEY encrypts, and decryption tries it first, then
+// each of SECRET_KEY_FALLBACKS. Without a MAC a wrong key is told apart by
+// its output: a session key is printable ASCII, while a wrong key yields
+// random bytes, all printable by chance about once in 1e18 for a 32-byte key.
 
 const IV_BYTES = 16;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const SESSION_KEY = /^[\x21-\x7e]+$/;
 
 export interface SidCodec {
   encrypt(sessionKey: string, iv?: Buffer): string;
@@ -15,22 +21,26 @@ export interface SidCodec {
   decrypt(sid: string): string | null;
 }
 
-export function sidCodec(secretKey: string): SidCodec {
-  const key = createHash('sha256').update(secretKey, 'utf8').digest();
+/** `secretKeys[0]` encrypts; each of them decrypts, in order. */
+export function sidCodec(secretKeys: readonly string[]): SidCodec {
+  if (secretKeys.length === 0) throw new Error('sidCodec needs at least one secret key');
+  const keys = secretKeys.map((secret) => createHash('sha256').update(secret, 'utf8').digest());
   return {
     encrypt(sessionKey, iv = randomBytes(IV_BYTES)) {
-      const cipher = createCipheriv('aes-256-ctr', key, iv);
+      const cipher = createCipheriv('aes-256-ctr', keys[0]!, iv);
       return Buffer.concat([iv, cipher.update(sessionKey, 'utf8'), cipher.final()]).toString('base64');
     },
     decrypt(sid) {
       if (sid.length % 4 !== 0 || !BASE64.test(sid)) return null;
       const bytes = Buffer.from(sid, 'base64');
       if (bytes.length <= IV_BYTES) return null;
-      const decipher = createDecipheriv('aes-256-ctr', key, bytes.subarray(0, IV_BYTES));
-      const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES)), decipher.final()]);
-      const text = plain.toString('utf8');
-      // Invalid UTF-8 cannot be a session key; the reference rejects it too.
-      return Buffer.from(text, 'utf8').equals(plain) ? text : null;
+      for (const key of keys) {
+        const decipher = createDecipheriv('aes-256-ctr', key, bytes.subarray(0, IV_BYTES));
+        // Only ASCII passes, so the bytes are the text: no UTF-8 to check.
+        const text = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES)), decipher.final()]).toString('latin1');
+        if (SESSION_KEY.test(text)) return text;
+      }
+      return null;
     },
   };
 }

@@ -18,7 +18,7 @@ describeEachDatabase('JWT strategy', jwtEnv(), ({ server }) => {
     assert.equal(claims.exp! - claims.iat!, 300);
     assert.match(claims.jti!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     // sid is the session key, encrypted under SHA-256 of the secret key.
-    assert.equal(sidCodec(TEST_SECRET).decrypt(claims.sid as string), account.sessionToken);
+    assert.equal(sidCodec([TEST_SECRET]).decrypt(claims.sid as string), account.sessionToken);
     assert.notEqual(claims.sid, account.sessionToken);
     const refresh = claimsOf(account.refreshToken);
     assert.equal(refresh.token_use, 'refresh');

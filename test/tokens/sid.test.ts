@@ -20,20 +20,20 @@ function referenceSid(secret: string, sessionKey: string, iv: Buffer): string {
 describe('sid', () => {
   it('decrypts a sid made with a known key and IV to the known session key', () => {
     const sid = referenceSid(SECRET, SESSION_KEY, IV);
-    assert.equal(sidCodec(SECRET).decrypt(sid), SESSION_KEY);
+    assert.equal(sidCodec([SECRET]).decrypt(sid), SESSION_KEY);
   });
 
   it('encrypts byte for byte as the reference does for a given IV', () => {
-    const sid = sidCodec(SECRET).encrypt(SESSION_KEY, IV);
+    const sid = sidCodec([SECRET]).encrypt(SESSION_KEY, IV);
     assert.equal(sid, referenceSid(SECRET, SESSION_KEY, IV));
     // Standard alphabet, padded: 16 + 33 bytes need two padding characters.
-    const padded = sidCodec(SECRET).encrypt(`${SESSION_KEY}x`, IV);
+    const padded = sidCodec([SECRET]).encrypt(`${SESSION_KEY}x`, IV);
     assert.match(padded, /^[A-Za-z0-9+/]+==$/);
     assert.equal(padded, referenceSid(SECRET, `${SESSION_KEY}x`, IV));
   });
 
   it('uses a fresh IV per token', () => {
-    const codec = sidCodec(SECRET);
+    const codec = sidCodec([SECRET]);
     const a = codec.encrypt(SESSION_KEY);
     const b = codec.encrypt(SESSION_KEY);
     assert.notEqual(a, b);
@@ -43,11 +43,21 @@ describe('sid', () => {
 
   it('does not decrypt under another secret key to the session key', () => {
     const sid = referenceSid(SECRET, SESSION_KEY, IV);
-    assert.notEqual(sidCodec(`${SECRET}-other`).decrypt(sid), SESSION_KEY);
+    assert.notEqual(sidCodec([`${SECRET}-other`]).decrypt(sid), SESSION_KEY);
+  });
+
+  it('decrypts sids of a fallback key and encrypts with the current one', () => {
+    const old = referenceSid(SECRET, SESSION_KEY, IV);
+    const rotated = sidCodec([`${SECRET}-new`, SECRET]);
+    assert.equal(rotated.decrypt(old), SESSION_KEY);
+    const fresh = rotated.encrypt(SESSION_KEY);
+    assert.equal(sidCodec([`${SECRET}-new`]).decrypt(fresh), SESSION_KEY);
+    assert.notEqual(sidCodec([SECRET]).decrypt(fresh), SESSION_KEY);
+    assert.notEqual(sidCodec([`${SECRET}-new`]).decrypt(old), SESSION_KEY, 'the fallback dropped, the old sid is gone');
   });
 
   it('rejects what is not a sid', () => {
-    const codec = sidCodec(SECRET);
+    const codec = sidCodec([SECRET]);
     assert.equal(codec.decrypt('not base64!'), null);
     assert.equal(codec.decrypt(IV.toString('base64')), null, 'an IV alone holds no key');
     assert.equal(codec.decrypt(''), null);

@@ -105,6 +105,7 @@ describe('token settings', () => {
     assert.deepEqual(tokens.jwt, {
       algorithm: 'RS256',
       privateKey: undefined,
+      privateKeyFallbacks: [],
       accessTokenExpiresIn: 300,
       refreshTokenExpiresIn: 86400,
       authorizationHeaderScheme: 'Bearer',
