@@ -1,9 +1,8 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
+import { ROUNDS, SECONDS, PASSWORD, cleanUp, inTurn, load, median, medianRound, signUp, startServer, versusHello, warmUp, type Figures } from './harness.js';
+import { measureMetricsCost } from './metrics-cost.js';
 
 // `npm run bench`: throughput and latency of the real server on SQLite, each
 // figure also as a ratio of a hello-world route served by the same process.
@@ -13,137 +12,7 @@ import autocannon from 'autocannon';
 // with the spread, so that a noisy neighbour does not decide the result.
 // Targets: session lookup >= 0.6x hello; JWT lookup (stateless) >= 0.8x
 // hello; login >= 90 % of the hash alone; GET /config p99 < 20 ms while
-// logins saturate the CPU.
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const PASSWORD = 'bench password 123';
-const dir = mkdtempSync(join(tmpdir(), 'auth-bench-'));
-
-interface Figures {
-  rps: number;
-  p99: number;
-  errors: number;
-  /** Server CPU time per request (µs): capacity, independent of the load generator. */
-  cpu: number;
-  /** The same for the server's main thread alone (µs; NaN where /proc is missing). */
-  mainCpu: number;
-  /** This process's CPU per request (µs): the load generator, which shares the machine. Only meaningful for one load at a time. */
-  generatorCpu: number;
-}
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  api: string;
-}
-
-function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
-    env: {
-      ...process.env,
-      BENCH_PASSWORD: PASSWORD,
-      NODE_ENV: 'production',
-      SECRET_KEY: 'bench-secret-key-bench-secret-key-0123456789',
-      DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite3`)}`,
-      ACCOUNT_RATE_LIMITS: 'false',
-      ACCOUNT_EMAIL_VERIFICATION: 'none',
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /PORT (\d+)/.exec(chunk.toString());
-      if (match) resolve({ child, base: `http://127.0.0.1:${match[1]}`, api: `http://127.0.0.1:${match[1]}/_service/app/v1` });
-    });
-  });
-}
-
-async function serverCpu(url: string): Promise<{ all: number; main: number }> {
-  const usage = (await (await fetch(`${new URL(url).origin}/bench/cpu`)).json()) as { user: number; system: number; mainThread: number | null };
-  return { all: usage.user + usage.system, main: usage.mainThread ?? NaN };
-}
-
-async function load(opts: autocannon.Options): Promise<Figures> {
-  const url = String(opts.url);
-  const before = await serverCpu(url);
-  const generatorBefore = process.cpuUsage();
-  const result = await autocannon({ duration: SECONDS, connections: 32, ...opts });
-  const generator = process.cpuUsage(generatorBefore);
-  const after = await serverCpu(url);
-  const served = Math.max(1, result.requests.total);
-  return {
-    rps: result.requests.total / result.duration,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    cpu: (after.all - before.all) / served,
-    mainCpu: (after.main - before.main) / served,
-    generatorCpu: (generator.user + generator.system) / served,
-  };
-}
-
-/** An unmeasured run first, so that rounds compare optimised code, not V8 warming up. */
-async function warmUp(opts: autocannon.Options): Promise<void> {
-  await autocannon({ duration: 2, connections: 32, ...opts });
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-/** The round with the median rate, reported whole so that its figures belong together. */
-const medianRound = (fs: Figures[]) => [...fs].sort((a, b) => a.rps - b.rps)[Math.floor(fs.length / 2)]!;
-
-/**
- * Runs each of `runs` back to back, starting one further along every round,
- * so that a drifting machine favours none of them. Results in `runs` order.
- */
-async function inTurn<T>(round: number, runs: Array<() => Promise<T>>): Promise<T[]> {
-  const results: T[] = new Array(runs.length);
-  for (let k = 0; k < runs.length; k++) {
-    const index = (round + k) % runs.length;
-    results[index] = await runs[index]!();
-  }
-  return results;
-}
-
-/** Hello-world and `route`, ROUNDS pairs; the median of each and of the paired ratios. */
-async function versusHello(server: Server, route: autocannon.Options): Promise<{ hello: Figures; route: Figures; ratio: number; ratios: number[]; cpuRatio: number }> {
-  const hellos: Figures[] = [];
-  const routes: Figures[] = [];
-  await warmUp({ url: `${server.base}/bench/hello` });
-  await warmUp(route);
-  for (let i = 0; i < ROUNDS; i++) {
-    const [hello, measured] = await inTurn(i, [() => load({ url: `${server.base}/bench/hello` }), () => load(route)]);
-    hellos.push(hello!);
-    routes.push(measured!);
-  }
-  const pick = (fs: Figures[]): Figures => ({
-    rps: median(fs.map((f) => f.rps)),
-    p99: median(fs.map((f) => f.p99)),
-    errors: fs.reduce((n, f) => n + f.errors, 0),
-    cpu: median(fs.map((f) => f.cpu)),
-    mainCpu: median(fs.map((f) => f.mainCpu)),
-    generatorCpu: median(fs.map((f) => f.generatorCpu)),
-  });
-  const ratios = hellos.map((h, i) => routes[i]!.rps / h.rps);
-  return {
-    hello: pick(hellos),
-    route: pick(routes),
-    ratio: median(ratios),
-    ratios,
-    cpuRatio: median(hellos.map((h, i) => h.cpu / routes[i]!.cpu)),
-  };
-}
-
-async function signUp(server: Server): Promise<{ session_token: string; access_token?: string }> {
-  const response = await fetch(`${server.api}/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
-  });
-  return (await response.json()).meta;
-}
+// logins saturate the CPU; metrics cost whoami under 5 % (metrics-cost.ts).
 
 function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -209,7 +78,6 @@ const jwt = await startServer('jwt', { HEADLESS_TOKEN_STRATEGY: 'jwt', HEADLESS_
 const { access_token } = await signUp(jwt);
 const jwtWhoami = await versusHello(jwt, { url: `${jwt.api}/auth/session`, headers: { authorization: `Bearer ${access_token}` } });
 jwt.child.kill('SIGTERM');
-rmSync(dir, { recursive: true, force: true });
 
 const rows: Array<[string, Figures, { ratio: number; cpuRatio: number } | undefined]> = [
   ['hello-world (session server)', whoami.hello, { ratio: 1, cpuRatio: 1 }],
@@ -262,3 +130,7 @@ for (const [name, value, goal, met, range] of targets) {
   // Three decimals, so that a ratio just under its target never prints as equal to it.
   console.log(`${name.padEnd(40)}${value.toFixed(3).padStart(8)}  target ${goal.padEnd(8)} ${(met ? 'met' : 'MISSED').padEnd(7)} ${range}`);
 }
+
+// Last, as its own block: what metrics cost a whoami (target: under 5 %).
+await measureMetricsCost();
+cleanUp();

@@ -1,4 +1,4 @@
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import type { Outcome } from '../flows/outcome.js';
 import type { LoginOutcome, Metrics } from '../observability/metrics.js';
 
@@ -6,7 +6,7 @@ import type { LoginOutcome, Metrics } from '../observability/metrics.js';
 // render, here, rather than in each flow. A route's kind is looked up once,
 // when it is registered, under its path within the client prefix.
 
-type Counted = { kind: 'login'; method: string } | { kind: 'refresh' };
+export type Counted = { kind: 'login'; method: string } | { kind: 'refresh' };
 
 /** The routes that log in (by which method) or refresh tokens; new login routes add a row. */
 const COUNTED: Record<string, Counted> = {
@@ -20,6 +20,10 @@ const COUNTED: Record<string, Counted> = {
 declare module 'fastify' {
   interface FastifyContextConfig {
     counted?: Counted;
+  }
+  interface FastifyRequest {
+    /** What the flow answered, set by render.ts's send(). */
+    outcome: Outcome | null;
   }
 }
 
@@ -54,9 +58,9 @@ function loginOutcome(outcome: Outcome): LoginOutcome {
   }
 }
 
-export function countOutcome(metrics: Metrics, request: FastifyRequest, outcome: Outcome): void {
-  const counted = request.routeOptions.config.counted;
-  if (!counted) return;
+/** Counts the outcome a counted route rendered (called once the response is done). */
+export function countOutcome(metrics: Metrics, counted: Counted, outcome: Outcome | null): void {
+  if (!outcome) return;
   if (counted.kind === 'login') metrics.login(counted.method, loginOutcome(outcome));
   else metrics.tokenRefresh(outcome.kind === 'tokens' || outcome.kind === 'auth' ? 'success' : 'failure');
 }

@@ -7,7 +7,6 @@ import type { User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
-import { countOutcome } from './outcome-metrics.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
@@ -58,7 +57,8 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
 }
 
 export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply | Promise<FastifyReply> {
-  countOutcome(deps.metrics, request, outcome);
+  // Counted once the response is done (request-observer.ts), for logins and refreshes.
+  request.outcome = outcome;
   switch (outcome.kind) {
     case 'auth': {
       applySessionChange(request, reply, deps, outcome);

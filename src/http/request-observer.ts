@@ -1,5 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
+import { countOutcome } from './outcome-metrics.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,7 +14,8 @@ declare module 'fastify' {
  * response, with no hook of its own on the request path. It writes the
  * request's log line (id, method, route pattern, status, duration, client
  * kind; never the URL, whose query may carry a code or a state) and counts
- * the request for the metrics.
+ * the request for the metrics, with the outcome render.ts recorded for
+ * login and refresh routes (outcome-metrics.ts).
  */
 export class RequestObserver extends LogController {
   readonly #metrics: Metrics;
@@ -34,6 +36,8 @@ export class RequestObserver extends LogController {
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     this.#metrics.request(request.method, route, status, ms / 1000);
+    const counted = options.config.counted;
+    if (counted) countOutcome(this.#metrics, counted, request.outcome);
     const line = { method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, client: request.auth?.client ?? null };
     if (error) reply.log.warn({ ...line, err: error }, 'request failed');
     else if (options.config.quiet && status < 400) reply.log.debug(line, 'request');

@@ -73,6 +73,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   });
   registerErrorHandling(app);
   app.addHook('onRoute', tagCountedRoute);
+  app.decorateRequest('outcome', null);
 
   // Only JSON bodies; an empty body on a JSON request reads as no body, as
   // clients send for bodiless POSTs such as resend.
