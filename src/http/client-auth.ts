@@ -4,7 +4,7 @@ import type { Deps, RequestContext } from '../flows/context.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { findLiveSession, touchSession } from '../store/sessions.js';
-import { csrfBinding, csrfTokenValid, issueCsrfToken } from './csrf.js';
+import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
@@ -98,7 +98,8 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
 
   if (client === 'browser') {
     // Every browser response carries a CSRF token valid for the session the
-    // browser will hold next; a still-valid token is kept, not re-minted.
+    // browser will hold next; a token valid under the current key is kept,
+    // not re-minted (one signed by a fallback key is replaced).
     app.addHook('onSend', async (request, reply) => {
       const auth = request.auth;
       if (!auth) return;
@@ -109,7 +110,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       }
       const binding = csrfBinding(auth.cookieAfter);
       const current = request.cookies[sessionConfig.csrfCookieName];
-      const token = csrfTokenValid(csrf, binding, current) ? current! : issueCsrfToken(csrf, binding);
+      const token = csrfTokenCurrent(csrf, binding, current) ? current! : issueCsrfToken(csrf, binding);
       reply.setCookie(sessionConfig.csrfCookieName, token, {
         path: '/',
         sameSite: sessionConfig.sameSite,

@@ -18,9 +18,19 @@ export function issueCsrfToken(signer: Signer, binding: string): string {
 }
 
 export function csrfTokenValid(signer: Signer, binding: string, token: string | undefined): boolean {
+  return check(signer, binding, token, 'any');
+}
+
+/** Valid under the current SECRET_KEY: a token signed by a fallback is replaced before the fallback goes. */
+export function csrfTokenCurrent(signer: Signer, binding: string, token: string | undefined): boolean {
+  return check(signer, binding, token, 'current');
+}
+
+function check(signer: Signer, binding: string, token: string | undefined, keys: 'any' | 'current'): boolean {
   if (!token) return false;
   const dot = token.indexOf('.');
   if (dot <= 0) return false;
-  const nonce = token.slice(0, dot);
-  return signer.verify(`${binding}:${nonce}`, token.slice(dot + 1));
+  const message = `${binding}:${token.slice(0, dot)}`;
+  const signature = token.slice(dot + 1);
+  return keys === 'any' ? signer.verify(message, signature) : signer.verifyCurrent(message, signature);
 }

@@ -13,6 +13,8 @@ export interface Signer {
   sign(message: string): string;
   /** Whether `signature` was made for `message` under any key of the ring. */
   verify(message: string, signature: string): boolean;
+  /** Whether it was made under the current key (a value signed by a fallback is worth signing anew). */
+  verifyCurrent(message: string, signature: string): boolean;
   /** `value.signature`, for values that travel with their signature (cookies). */
   signValue(value: string): string;
   /** The value of a `value.signature` made by signValue, or null. */
@@ -31,6 +33,7 @@ export function signer(secrets: readonly string[], purpose: string): Signer {
   return {
     sign: (message) => mac(secrets[0]!, message),
     verify,
+    verifyCurrent: (message, signature) => constantTimeEqual(signature, mac(secrets[0]!, message)),
     signValue: (value) => `${value}.${mac(secrets[0]!, value)}`,
     readValue(signed) {
       const dot = signed.lastIndexOf('.');

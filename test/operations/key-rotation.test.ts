@@ -53,6 +53,7 @@ describe('key rotation with fallbacks (RS256)', () => {
   let spare: SignedUp;
   let sealed: string;
   let fresh: { access: string; refresh: string };
+  let rotatedBrowser: ApiClient;
 
   it('old keys: a browser session, two app sessions with tokens, a sealed secret', async () => {
     const first = await start({ SECRET_KEY: OLD_SECRET, HEADLESS_JWT_PRIVATE_KEY: OLD_JWT });
@@ -72,8 +73,11 @@ describe('key rotation with fallbacks (RS256)', () => {
       HEADLESS_JWT_PRIVATE_KEY_FALLBACKS: OLD_JWT,
     });
     const sameBrowser = moved(browser, second);
-    assert.equal((await sameBrowser.get('/auth/session')).status, 200);
     assert.equal(await csrfAccepted(sameBrowser), true, 'the CSRF token signed with the old SECRET_KEY');
+    assert.notEqual(sameBrowser.cookies.get('csrftoken'), browser.cookies.get('csrftoken'), 'and replaced by one signed with the new key');
+    assert.equal((await sameBrowser.get('/auth/session')).status, 200);
+    assert.equal(await csrfAccepted(sameBrowser), true);
+    rotatedBrowser = sameBrowser;
 
     const app = second.client('app');
     assert.equal((await app.get('/auth/session', bearer(kept.accessToken))).status, 200, 'an access token signed with the old key');
@@ -113,6 +117,7 @@ describe('key rotation with fallbacks (RS256)', () => {
     );
     assert.equal(third.app.deps.atRest.open(sealed, 'totp:1'), null);
 
+    assert.equal(await csrfAccepted(moved(rotatedBrowser, third)), true, 'the CSRF token re-issued after the rotation');
     assert.equal((await app.get('/auth/session', bearer(fresh.access))).status, 200, 'made after the rotation');
     assert.equal((await app.post('/tokens/refresh', { refresh_token: fresh.refresh })).status, 200);
   });

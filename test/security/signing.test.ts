@@ -13,6 +13,8 @@ describe('signer over a key ring', () => {
     assert.equal(during.verify('message', signature), true);
     assert.equal(during.sign('message'), signer([NEW], 'csrf').sign('message'));
     assert.equal(signer([NEW], 'csrf').verify('message', signature), false, 'the old key dropped');
+    assert.equal(during.verifyCurrent('message', signature), false, 'made by a fallback, worth signing anew');
+    assert.equal(during.verifyCurrent('message', during.sign('message')), true);
   });
 
   it('binds signatures to their message and purpose', () => {
