@@ -34,12 +34,16 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
     try {
-      const response = await fetch(`${baseUrl}/_service/app/v1/config`);
+      const response = await fetch(`${baseUrl}/_service/app/v1/config`, { signal: AbortSignal.timeout(2000) });
       if (response.ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    if (Date.now() > deadline) {
+      // Not left running: an orphaned child would hold the test file open until it is killed by hand.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
