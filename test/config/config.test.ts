@@ -183,7 +183,7 @@ describe('start-up with a bad configuration', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'auth-config-'));
     try {
       const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', ...env };
-      return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 20_000 });
+      return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 60_000 });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -10,7 +10,8 @@ function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port) });
-    socket.setTimeout(1000);
+    // Generous: on a loaded machine a local connect can take seconds, and under CI a miss fails the run.
+    socket.setTimeout(5000);
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('timeout', () => (socket.destroy(), resolve(false)));
     socket.once('error', () => resolve(false));
