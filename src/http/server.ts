@@ -31,7 +31,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   // Only browsers hold cookies; app requests skip the parsing altogether.
   if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
-  configRoutes(app, deps.config);
+  configRoutes(app, deps.config, client);
   sessionRoutes(app, deps);
   accountAuthRoutes(app, deps);
   emailVerificationRoutes(app, deps);
