@@ -3,7 +3,7 @@ import type { ClientKind, Config } from '../config/config.js';
 import type { Deps } from '../flows/context.js';
 import type { AuthState, Outcome } from '../flows/outcome.js';
 import type { Session } from '../domain/session.js';
-import type { User } from '../domain/user.js';
+import { hasUsablePassword, type User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
@@ -17,7 +17,7 @@ export function userView(user: User) {
     display: user.username || user.email || `user ${user.id}`,
     ...(user.email ? { email: user.email } : {}),
     ...(user.username ? { username: user.username } : {}),
-    has_usable_password: !!user.passwordHash && !user.passwordHash.startsWith('!'),
+    has_usable_password: hasUsablePassword(user),
   };
 }
 
@@ -123,5 +123,16 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
           is_current: s.id === outcome.currentId,
         })),
       });
+    case 'redirect':
+      // Social login is a browser navigation: errors travel in the URL, never as JSON.
+      if (outcome.auth) applySessionChange(request, reply, deps, outcome.auth);
+      return reply.redirect(outcome.location, 302);
+    case 'provider_signup_info':
+      return reply.code(200).send({
+        status: 200,
+        data: { user: { ...outcome.user, has_usable_password: false }, account: outcome.account, email: outcome.emails },
+      });
+    case 'social_accounts':
+      return reply.code(200).send({ status: 200, data: outcome.accounts });
   }
 }

@@ -18,6 +18,7 @@ import { userSessionRoutes } from './routes/auth-sessions.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { socialRoutes } from './routes/social.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
 import { requestIdGenerator } from './request-id.js';
@@ -42,6 +43,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   userSessionRoutes(app, deps);
   accountDeletionRoutes(app, deps);
   phoneRoutes(app, deps);
+  socialRoutes(app, deps);
   if (client === 'app') {
     tokenRoutes(app, deps);
   }
