@@ -19,6 +19,7 @@ import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { socialRoutes } from './routes/social.js';
+import { socialCallbackRoutes, socialRedirectRoute } from './routes/social-redirect.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
 import { requestIdGenerator } from './request-id.js';
@@ -44,6 +45,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   accountDeletionRoutes(app, deps);
   phoneRoutes(app, deps);
   socialRoutes(app, deps);
+  if (client === 'browser') await socialRedirectRoute(app, deps);
   if (client === 'app') {
     tokenRoutes(app, deps);
   }
@@ -105,6 +107,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerOpenApi(app, sharedSchemas);
   operationsRoutes(app, options.operations);
+  await socialCallbackRoutes(app, deps);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
   }

@@ -82,8 +82,6 @@ export interface ProviderContext {
 /** One app's provider at run time. */
 export interface Provider {
   readonly app: SocialApp;
-  /** Apple answers with form_post: its callback is a cross-site POST. */
-  readonly formPost?: boolean;
   authorizationUrl(request: AuthorizationRequest): Promise<URL>;
   /** Redeems the authorization code; throws ProviderError when the provider refuses or answers nonsense. */
   completeRedirect(input: CallbackInput): Promise<Authenticated>;
@@ -103,6 +101,8 @@ export interface ProviderType {
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** The flows its apps offer, as /config lists them. */
   readonly flows: readonly Flow[];
+  /** The provider answers with response_mode=form_post: its callback is a cross-site POST (Apple). */
+  readonly formPost?: boolean;
   /** Checks beyond the option specs (e.g. Apple needs `key`); a message naming the field, or null. */
   validate?(app: SocialApp): string | null;
   create(context: ProviderContext): Provider;

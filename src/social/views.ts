@@ -68,3 +68,16 @@ export function findApp(social: SocialSettings, id: string, clientId?: string): 
   const apps = social.apps.filter((app) => app.id === id);
   return clientId === undefined ? (apps.find((app) => !app.common.hidden) ?? apps[0]) : apps.find((app) => app.clientId === clientId);
 }
+
+/**
+ * The callback path of an app, the reference's: /accounts/<prefix>/<provider_id>/login/callback/
+ * for openid_connect apps, /accounts/<type>/login/callback/ for the others, so
+ * redirect URIs registered for django-allauth keep working.
+ */
+export function callbackPath(app: SocialApp, oidcPrefix: string): string {
+  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : `/accounts/${app.type}/login/callback/`;
+}
+
+export function oidcCallbackPath(oidcPrefix: string, providerId: string): string {
+  return `/accounts/${oidcPrefix ? `${oidcPrefix}/` : ''}${providerId}/login/callback/`;
+}

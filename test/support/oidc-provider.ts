@@ -22,7 +22,7 @@ export type Decision = { sub: string } | 'deny';
 export interface TestIdp {
   /** The issuer, which is also the discovery base (server_url). */
   issuer: string;
-  /** Registers a client for the redirect flow (once its redirect URIs are known). */
+  /** Registers a client for the redirect flow (once its redirect URIs are known); again to add redirect URIs. */
   addClient(client: IdpClient): void;
   /** An account the provider knows, with its claims. */
   addAccount(sub: string, claims: Record<string, unknown>): void;
@@ -121,7 +121,10 @@ export async function startIdp(options: { host?: string } = {}): Promise<TestIdp
     requests,
     tokenRequests,
     addClient(client) {
-      clients.push(client);
+      // A second server (the other database) registers its redirect URI with the same client.
+      const known = clients.find((c) => c.client_id === client.client_id);
+      if (known) known.redirect_uris.push(...client.redirect_uris);
+      else clients.push({ ...client, redirect_uris: [...client.redirect_uris] });
       serve();
     },
     addAccount(sub, claims) {

@@ -45,7 +45,6 @@ export function discoveryProvider(
     issuers?: (discovered: string) => readonly string[];
     /** The client ids an ID token may be for (Apple accepts several). */
     audiences?: readonly string[];
-    formPost?: boolean;
   },
 ): Provider {
   const { app } = context;
@@ -57,7 +56,6 @@ export function discoveryProvider(
   const uidField = spec.uidField ?? 'sub';
   return {
     app,
-    formPost: spec.formPost,
     async authorizationUrl(request) {
       return authorizationUrl(await server(), context, request, { scope: scopes(context, spec.defaultScope), extra: spec.extra });
     },
