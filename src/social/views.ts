@@ -63,10 +63,15 @@ export function socialFlows(social: SocialSettings, client: ClientKind, pending:
   return flows;
 }
 
-/** The app behind a public provider id (and client id, when several apps share the id); hidden apps included. */
+/**
+ * The app behind a public provider id (and client id, when several apps
+ * share the id); hidden apps included. An app's client_id may list several
+ * ids, comma-separated (Apple's web service id and app bundle ids): each names it.
+ */
 export function findApp(social: SocialSettings, id: string, clientId?: string): SocialApp | undefined {
   const apps = social.apps.filter((app) => app.id === id);
-  return clientId === undefined ? (apps.find((app) => !app.common.hidden) ?? apps[0]) : apps.find((app) => app.clientId === clientId);
+  if (clientId === undefined) return apps.find((app) => !app.common.hidden) ?? apps[0];
+  return apps.find((app) => app.clientId === clientId || app.clientId.split(',').some((one) => one.trim() === clientId));
 }
 
 /**

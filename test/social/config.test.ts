@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { flowIds } from '../support/accounts.js';
@@ -85,6 +86,14 @@ describe('SOCIALACCOUNT_PROVIDERS', () => {
     rejects(providers({ openid_connect: { APPS: [KEYCLOAK, { ...AUTH0, provider_id: 'keycloak' }] } }), 'keycloak', 'share');
     rejects(providers({ openid_connect: { APPS: 'nope' } }), 'openid_connect.APPS');
     rejects({ SECRET_KEY: SECRET, SOCIALACCOUNT_PROVIDERS: '{nope' }, 'SOCIALACCOUNT_PROVIDERS', 'JSON');
+    const appleKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    const appleApp = { client_id: 'com.example', secret: 'KEYID', key: 'TEAMID', settings: { certificate_key: appleKey } };
+    assert.equal(loadConfig(providers({ apple: { APP: appleApp } })).social.apps[0]!.id, 'apple');
+    rejects(providers({ apple: { APP: { ...appleApp, key: '' } } }), 'apple.APP', 'key', 'team id');
+    rejects(providers({ apple: { APP: { ...appleApp, settings: { certificate_key: '-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----' } } } }), 'apple.APP', 'certificate_key');
+    rejects(providers({ apple: { APP: { ...appleApp, settings: {} } } }), 'apple.APP', 'certificate_key', 'required');
+    rejects(providers({ github: { GITHUB_URL: 'ftp://github.example.com', APP: { client_id: 'x' } } }), 'github', 'GITHUB_URL');
+    rejects(providers({ github: { APP: { client_id: 'x' }, SERVER_URL: 'https://x.example.com' } }), 'github', 'SERVER_URL');
   });
 
   it('checks the settings around it', () => {

@@ -31,24 +31,25 @@ export function wellKnownUrl(serverUrl: string): string {
 /**
  * A configuration from the discovery document at `documentUrl`. As in the
  * reference, the document's endpoints and issuer are used as given (the
- * issuer then checks every ID token).
+ * issuer then checks every ID token). `auth` picks the client authentication
+ * once the document is known.
  */
 export function discoveredServer(
   context: ProviderContext,
   documentUrl: string,
   auth: (server: oidc.ServerMetadata) => oidc.ClientAuth,
+  clientId = context.app.clientId,
 ): () => Promise<oidc.Configuration> {
   const url = new URL(documentUrl);
+  const lazyAuth: oidc.ClientAuth = (server, client, body, headers) => auth(server)(server, client, body, headers);
   return cachedFor(DISCOVERY_TTL_MS, async () => {
     try {
       // A URL naming the document itself is fetched as is, without the issuer-equals-URL check.
-      const discovered = await oidc.discovery(url, context.app.clientId, undefined, undefined, {
+      const config = await oidc.discovery(url, clientId, { client_secret: context.app.secret }, lazyAuth, {
         timeout: context.timeoutSeconds,
         execute: allowHttpOnLoopback(url),
       });
-      const server = discovered.serverMetadata();
-      const config = new oidc.Configuration(server, context.app.clientId, { client_secret: context.app.secret }, auth(server));
-      configure(config, url, context.timeoutSeconds);
+      config.timeout = context.timeoutSeconds;
       return config;
     } catch (error) {
       throw new ProviderError(`discovery at ${documentUrl} failed: ${(error as Error).message}`, { cause: error });

@@ -2,6 +2,7 @@ import type { ProviderType } from '../provider-type.js';
 import { stringOption, booleanOption } from '../app.js';
 import { wellKnownUrl } from '../kit/servers.js';
 import { discoveryProvider } from '../kit/discovery-provider.js';
+import { oidcIdentity } from '../kit/claims.js';
 
 // Any OpenID Connect provider (Keycloak, Auth0, Okta, Authentik, ...): as
 // many apps as needed, each with its own `provider_id`, endpoints from the
@@ -22,7 +23,7 @@ export const openidConnect: ProviderType = {
       documentUrl: wellKnownUrl(stringOption(context.app, 'server_url')!),
       defaultScope: ['openid', 'profile', 'email'],
       fetchUserinfo: booleanOption(context.app, 'fetch_userinfo') ?? true,
-      uidField: stringOption(context.app, 'uid_field'),
+      identity: (claims, extraData) => oidcIdentity(claims, extraData, stringOption(context.app, 'uid_field')),
     });
   },
 };
