@@ -36,14 +36,16 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   configRoutes(app, deps.config, client);
   sessionRoutes(app, deps);
   accountAuthRoutes(app, deps);
-  emailVerificationRoutes(app, deps);
-  accountPasswordRoutes(app, deps);
-  passwordResetRoutes(app, deps);
+  // SOCIALACCOUNT_ONLY: no local credentials (passwords, addresses, numbers), so none of their routes.
+  const local = !deps.config.social.only;
+  if (local) emailVerificationRoutes(app, deps);
+  if (local) accountPasswordRoutes(app, deps);
+  if (local) passwordResetRoutes(app, deps);
   loginByCodeRoutes(app, deps);
-  accountEmailRoutes(app, deps);
+  if (local) accountEmailRoutes(app, deps);
   userSessionRoutes(app, deps);
   accountDeletionRoutes(app, deps);
-  phoneRoutes(app, deps);
+  if (local) phoneRoutes(app, deps);
   socialRoutes(app, deps);
   if (client === 'browser') await socialRedirectRoute(app, deps);
   if (client === 'app') {
