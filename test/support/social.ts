@@ -73,7 +73,7 @@ export async function navigate(client: CookieJar | null, url: string, init: { me
 }
 
 /** POSTs the redirect form a SPA would (csrfmiddlewaretoken from the csrftoken cookie); answers the 302. */
-export function startRedirect(server: TestServer, browser: ApiClient, fields: { provider: string; callback_url: string; process?: string }): Promise<Hop> {
+export function startRedirect(server: Pick<TestServer, 'baseUrl'>, browser: ApiClient, fields: { provider: string; callback_url: string; process?: string }): Promise<Hop> {
   const form: Record<string, string> = { process: 'login', ...fields, csrfmiddlewaretoken: browser.cookies.get('csrftoken') ?? '' };
   return navigate(browser, `${server.baseUrl}/_service/browser/v1/auth/provider/redirect`, { form });
 }
