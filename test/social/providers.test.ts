@@ -28,7 +28,13 @@ discord.addClient('dc-other', 'dc-other-secret');
 
 const msSettings = { login_url: microsoft.url, graph_url: microsoft.url };
 const PROVIDERS = {
-  google: { APP: { client_id: 'google-client', secret: 'google-secret', settings: { server_url: google.issuer } } },
+  google: {
+    APPS: [
+      { client_id: 'google-client', secret: 'google-secret', settings: { server_url: google.issuer } },
+      // A mobile app's client id: its ID tokens are accepted, the app is not listed.
+      { client_id: 'google-android', secret: '', settings: { server_url: google.issuer, hidden: true } },
+    ],
+  },
   microsoft: {
     APPS: [
       { client_id: 'ms-client', secret: 'ms-secret', settings: msSettings },
@@ -78,10 +84,14 @@ describeEachDatabase('Google, Microsoft, GitLab and Discord', providersEnv(PROVI
     assert.equal(session.status, 200, JSON.stringify(session.body));
     assert.deepEqual((await browser.get('/account/providers')).body.data.map((a: any) => [a.uid, a.display]), [[sub, email]]);
 
-    const token = await google.sign(idTokenClaims(google, server(), 'google-client', { sub, email, email_verified: true }));
-    const again = await tokenLogin(await readyClient(server(), 'app'), 'google', { client_id: 'google-client', id_token: token });
-    assert.equal(again.status, 200);
-    assert.equal(again.body.data.user.id, session.body.data.user.id);
+    for (const clientId of ['google-client', 'google-android']) {
+      const token = await google.sign(idTokenClaims(google, server(), clientId, { sub, email, email_verified: true }));
+      const again = await tokenLogin(await readyClient(server(), 'app'), 'google', { client_id: clientId, id_token: token });
+      assert.equal(again.status, 200, `${clientId}: ${JSON.stringify(again.body)}`);
+      assert.equal(again.body.data.user.id, session.body.data.user.id);
+    }
+    const crossed = await google.sign(idTokenClaims(google, server(), 'google-client', { sub }));
+    assertError(await tokenLogin(await readyClient(server(), 'app'), 'google', { client_id: 'google-android', id_token: crossed }), 400, 'invalid_token', 'token');
   });
 
   it('Microsoft: the Graph user in the redirect flow, tenant issuers in the token flow', async () => {
