@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { startSpaHost } from '../support/spa-host.js';
+import { CSRF_SCRIPT, startSpaHost } from '../support/spa-host.js';
 import { browserSkipReason, launchBrowser } from '../support/browser.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { startIdp, type TestIdp } from '../support/oidc-provider.js';
@@ -24,10 +24,7 @@ const PAGE = `<!doctype html>
 <pre id="out"></pre>
 <script>
 const base = '/_service/browser/v1';
-function csrf() {
-  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-  return m ? decodeURIComponent(m[1]) : '';
-}
+${CSRF_SCRIPT}
 // allauth's SPA: a real form post, so the browser navigates to the provider.
 function redirectToProvider(provider, process) {
   const form = document.createElement('form');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
 import { startGitHub, type GitHubUser } from '../support/github-standin.js';
 import { assertError, flowIds, readyClient, uniqueEmail } from '../support/accounts.js';
-import { navigate, providersEnv, startRedirect, throughProvider, tokenLogin } from '../support/social.js';
+import { approvedCallback, navigate, providersEnv, tokenLogin } from '../support/social.js';
 
 // GitHub, through a stand-in on loopback (GITHUB_URL): OAuth 2 without an
 // ID token, addresses and their verified flags from /user/emails, and the
@@ -28,14 +28,13 @@ describeEachDatabase(
   'GitHub',
   providersEnv({ github: { GITHUB_URL: github.url, APP: { client_id: 'gh-client', secret: 'gh-secret' } } }, { ACCOUNT_EMAIL_VERIFICATION: 'mandatory' }),
   ({ server }) => {
-    async function redirect(login: string | 'deny') {
+    /** The redirect flow through GitHub for `login`; `visit` false stops before the callback. */
+    async function redirect(login: string | 'deny', visit = true) {
       const browser = await readyClient(server(), 'browser');
-      const start = await startRedirect(server(), browser, { provider: 'github', callback_url: CALLBACK_URL });
-      const authorization = new URL(start.location!);
+      const { authorization, callback } = await approvedCallback(server(), browser, { provider: 'github', callback_url: CALLBACK_URL }, (state) => github.decide(state, login));
       assert.equal(authorization.origin + authorization.pathname, `${github.url}/login/oauth/authorize`);
-      github.decide(authorization.searchParams.get('state')!, login);
-      const callback = await throughProvider(authorization.href, `${server().baseUrl}/accounts/github/login/callback/`);
-      return { browser, authorization, callback, landing: await navigate(browser, callback) };
+      assert.ok(callback.startsWith(`${server().baseUrl}/accounts/github/login/callback/?`));
+      return { browser, authorization, callback, landing: visit ? await navigate(browser, callback) : null };
     }
 
     it('logs in with the verified addresses GitHub reports', async () => {
@@ -49,7 +48,7 @@ describeEachDatabase(
       assert.equal(authorization.searchParams.get('scope'), 'user:email');
       assert.equal(authorization.searchParams.get('redirect_uri'), `${server().baseUrl}/accounts/github/login/callback/`);
       assert.ok(authorization.searchParams.get('code_challenge'));
-      assert.equal(landing.location, CALLBACK_URL);
+      assert.equal(landing!.location, CALLBACK_URL);
 
       const session = await browser.get('/auth/session');
       assert.equal(session.status, 200, JSON.stringify(session.body));
@@ -66,7 +65,7 @@ describeEachDatabase(
     it('holds an address GitHub has not verified for verification here', async () => {
       const user = gitHubUser([{ email: uniqueEmail('gh-unverified'), primary: true, verified: false }]);
       const { browser, landing } = await redirect(user.login);
-      assert.equal(landing.location, CALLBACK_URL);
+      assert.equal(landing!.location, CALLBACK_URL);
       const session = await browser.get('/auth/session');
       assert.equal(session.status, 401);
       assert.ok(flowIds(session.body).includes('verify_email!'));
@@ -74,13 +73,11 @@ describeEachDatabase(
 
     it('lands with error=unknown when GitHub refuses the code, and error=cancelled when the user declines', async () => {
       const user = gitHubUser([{ email: uniqueEmail('gh-code'), primary: true, verified: true }]);
-      const browser = await readyClient(server(), 'browser');
-      const start = await startRedirect(server(), browser, { provider: 'github', callback_url: CALLBACK_URL });
-      github.decide(new URL(start.location!).searchParams.get('state')!, user.login);
-      const callback = new URL(await throughProvider(start.location!, `${server().baseUrl}/accounts/`));
-      callback.searchParams.set('code', 'not-a-code');
-      assert.equal((await navigate(browser, callback.href)).location, `${CALLBACK_URL}?error=unknown&error_process=login`);
-      assert.equal((await redirect('deny')).landing.location, `${CALLBACK_URL}?error=cancelled&error_process=login`);
+      const { browser, callback } = await redirect(user.login, false);
+      const forged = new URL(callback);
+      forged.searchParams.set('code', 'not-a-code');
+      assert.equal((await navigate(browser, forged.href)).location, `${CALLBACK_URL}?error=unknown&error_process=login`);
+      assert.equal((await redirect('deny')).landing!.location, `${CALLBACK_URL}?error=cancelled&error_process=login`);
     });
 
     it('takes an access token in the token flow only when GitHub says it is this app\'s', async () => {

@@ -5,7 +5,7 @@ import { ApiClient } from '../support/client.js';
 import { startServerProcess, type ServerProcess } from '../support/process-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startIdp, type TestIdp } from '../support/oidc-provider.js';
-import { navigate, oidcApp, startRedirect, throughProvider } from '../support/social.js';
+import { approvedCallback, navigate, oidcApp } from '../support/social.js';
 import { uniqueEmail } from '../support/accounts.js';
 
 // No secret of social login in a log line: a server process runs the
@@ -55,11 +55,11 @@ describe('logs of social login hold no secret', () => {
     const browser = new ApiClient(server.baseUrl, 'browser');
     await browser.get('/config');
     for (const forge of [false, true]) {
-      const start = await startRedirect(server, browser, { provider: 'idp', callback_url: '/landing' });
-      const state = new URL(start.location!).searchParams.get('state')!;
-      keep('state', state);
-      idp.decide(state, { sub });
-      const callback = new URL(await throughProvider(start.location!, `${server.baseUrl}/accounts/`));
+      const approved = await approvedCallback(server, browser, { provider: 'idp', callback_url: '/landing' }, (state) => {
+        keep('state', state);
+        idp.decide(state, { sub });
+      });
+      const callback = new URL(approved.callback);
       keep('authorization code', callback.searchParams.get('code'));
       if (forge) callback.searchParams.set('code', `forged-${randomUUID()}`);
       keep('forged code', callback.searchParams.get('code'));

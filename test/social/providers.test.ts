@@ -5,7 +5,7 @@ import { describeEachDatabase } from '../support/server.js';
 import { startIdp } from '../support/oidc-provider.js';
 import { CONSUMERS_TENANT, startDiscord, startGitLab, startMicrosoft, type ProviderStandin } from '../support/more-standins.js';
 import { assertError, flowIds, readyClient, uniqueEmail } from '../support/accounts.js';
-import { idTokenClaims, navigate, providersEnv, startRedirect, throughProvider, tokenLogin } from '../support/social.js';
+import { approvedCallback, idTokenClaims, navigate, providersEnv, tokenLogin } from '../support/social.js';
 
 // The other provider types, each against a stand-in: Google (an OpenID
 // provider at server_url), Microsoft (tenant endpoints, Graph, tenant
@@ -53,10 +53,8 @@ describeEachDatabase('Google, Microsoft, GitLab and Discord', providersEnv(PROVI
   /** The redirect flow through a stand-in that approves for `user`; answers the session afterwards. */
   async function viaRedirect(provider: string, approve: (state: string) => void) {
     const browser = await readyClient(server(), 'browser');
-    const start = await startRedirect(server(), browser, { provider, callback_url: CALLBACK_URL });
-    const authorization = new URL(start.location!);
-    approve(authorization.searchParams.get('state')!);
-    const landing = await navigate(browser, await throughProvider(authorization.href, `${server().baseUrl}/accounts/`));
+    const { authorization, callback } = await approvedCallback(server(), browser, { provider, callback_url: CALLBACK_URL }, approve);
+    const landing = await navigate(browser, callback);
     assert.equal(landing.location, CALLBACK_URL);
     return { browser, authorization, session: await browser.get('/auth/session') };
   }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEachDatabase } from '../support/server.js';
 import { startIdp } from '../support/oidc-provider.js';
 import { flowIds, keyFromMail, nthMail, PASSWORD, readyClient, uniqueEmail } from '../support/accounts.js';
-import { navigate, oidcApp, oidcCallback, providersEnv, redirectLogin, startRedirect, throughProvider } from '../support/social.js';
+import { approvedCallback, navigate, oidcApp, oidcCallback, providersEnv, redirectLogin, startRedirect, throughProvider } from '../support/social.js';
 import type { ApiClient } from '../support/client.js';
 
 // The redirect flow in a browser's shoes, against a real OpenID provider:
@@ -114,9 +114,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
   it('redeems a state once: a replayed callback goes to socialaccount_login_error', async () => {
     const browser = await readyClient(server(), 'browser');
     const account = providerAccount();
-    const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
-    idp.decide(new URL(start.location!).searchParams.get('state')!, { sub: account.sub });
-    const callback = await throughProvider(start.location!, `${server().baseUrl}/accounts/`);
+    const { callback } = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
     assert.equal((await navigate(browser, callback)).location, CALLBACK_URL);
     const replay = await navigate(browser, callback);
     assert.equal(replay.status, 302);
@@ -126,9 +124,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
   it('completes a state only in the browser that started it', async () => {
     const browser = await readyClient(server(), 'browser');
     const account = providerAccount();
-    const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
-    idp.decide(new URL(start.location!).searchParams.get('state')!, { sub: account.sub });
-    const callback = await throughProvider(start.location!, `${server().baseUrl}/accounts/`);
+    const { callback } = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
     // Login CSRF: the attacker's callback URL opened in a victim's browser.
     const victim = await readyClient(server(), 'browser');
     assert.equal((await navigate(victim, callback)).location, `${LOGIN_ERROR}?error=unknown&error_process=login`);
@@ -139,9 +135,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
   it('refuses a state older than its lifetime', async () => {
     const browser = await readyClient(server(), 'browser');
     const account = providerAccount();
-    const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
-    idp.decide(new URL(start.location!).searchParams.get('state')!, { sub: account.sub });
-    const callback = await throughProvider(start.location!, `${server().baseUrl}/accounts/`);
+    const { callback } = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
     server().clock.advance(16 * 60_000);
     try {
       assert.equal((await navigate(browser, callback)).location, `${LOGIN_ERROR}?error=unknown&error_process=login`);
@@ -153,9 +147,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
   it('lets exactly one of two parallel callbacks redeem the state', async () => {
     const browser = await readyClient(server(), 'browser');
     const account = providerAccount();
-    const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
-    idp.decide(new URL(start.location!).searchParams.get('state')!, { sub: account.sub });
-    const callback = await throughProvider(start.location!, `${server().baseUrl}/accounts/`);
+    const { callback } = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
     const landings = await Promise.all([navigate(browser, callback), navigate(browser, callback)]);
     assert.deepEqual(landings.map((l) => l.location).sort(), [CALLBACK_URL, `${LOGIN_ERROR}?error=unknown&error_process=login`].sort());
   });
@@ -163,9 +155,8 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
   it('lands with error=unknown when the provider refuses the code', async () => {
     const browser = await readyClient(server(), 'browser');
     const account = providerAccount();
-    const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
-    idp.decide(new URL(start.location!).searchParams.get('state')!, { sub: account.sub });
-    const callback = new URL(await throughProvider(start.location!, `${server().baseUrl}/accounts/`));
+    const approved = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
+    const callback = new URL(approved.callback);
     callback.searchParams.set('code', 'forged-code');
     assert.equal((await navigate(browser, callback.href)).location, `${CALLBACK_URL}?error=unknown&error_process=login`);
   });

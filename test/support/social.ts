@@ -94,7 +94,25 @@ export async function throughProvider(authorizationUrl: string, callbackPrefix: 
   throw new Error('the provider never sent the browser back');
 }
 
-/** The whole redirect flow for `sub` (or a refusal): our endpoint, the provider, our callback; answers where the browser lands. */
+/**
+ * Starts the redirect flow, has the provider approve (or decline) it as
+ * `approve` decides for its state, and answers the callback URL the provider
+ * sends the browser to, not yet visited.
+ */
+export async function approvedCallback(
+  server: Pick<TestServer, 'baseUrl'>,
+  browser: ApiClient,
+  fields: { provider: string; callback_url: string; process?: string },
+  approve: (state: string) => void,
+): Promise<{ authorization: URL; callback: string }> {
+  const start = await startRedirect(server, browser, fields);
+  assert.equal(start.status, 302);
+  const authorization = new URL(start.location!);
+  approve(authorization.searchParams.get('state')!);
+  return { authorization, callback: await throughProvider(authorization.href, `${server.baseUrl}/accounts/`) };
+}
+
+/** The whole redirect flow at the OpenID provider for `sub` (or a refusal); answers where the browser lands. */
 export async function redirectLogin(
   server: TestServer,
   idp: TestIdp,
@@ -102,12 +120,8 @@ export async function redirectLogin(
   fields: { provider: string; callback_url: string; process?: string },
   decision: { sub: string } | 'deny',
 ): Promise<URL> {
-  const start = await startRedirect(server, browser, fields);
-  assert.equal(start.status, 302);
-  const authorization = new URL(start.location!);
+  const { authorization, callback } = await approvedCallback(server, browser, fields, (state) => idp.decide(state, decision));
   assert.ok(authorization.href.startsWith(idp.issuer), `expected a redirect to the provider, got ${authorization.href}`);
-  idp.decide(authorization.searchParams.get('state')!, decision);
-  const callback = await throughProvider(authorization.href, `${server.baseUrl}/accounts/`);
   const landing = await navigate(browser, callback);
   assert.equal(landing.status, 302);
   return new URL(landing.location!);

@@ -7,6 +7,12 @@ import type { AddressInfo } from 'node:net';
 // like a reverse proxy would: it says which host the browser asked for in
 // X-Forwarded-Host, for a server that trusts one proxy.
 
+/** The SPA's reading of the csrftoken cookie, for pages of their own (social.test.ts). */
+export const CSRF_SCRIPT = `function csrf() {
+  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : '';
+}`;
+
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>SPA</title></head>
 <body>
@@ -16,10 +22,7 @@ const PAGE = `<!doctype html>
 <pre id="out"></pre>
 <script>
 const base = '/_service/browser/v1';
-function csrf() {
-  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-  return m ? decodeURIComponent(m[1]) : '';
-}
+${CSRF_SCRIPT}
 async function call(method, path, body) {
   const headers = { 'X-CSRFToken': csrf() };
   if (body) headers['Content-Type'] = 'application/json';
