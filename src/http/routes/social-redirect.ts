@@ -88,8 +88,9 @@ function setBinding(reply: FastifyReply, deps: Deps, binding: string): void {
 
 /** The callbacks, outside the client prefixes, at the reference's paths; they act for the browser client. */
 export async function socialCallbackRoutes(root: FastifyInstance, deps: Deps): Promise<void> {
-  const { social } = deps.config;
-  if (!social.enabled || social.apps.length === 0) return;
+  const { social, clients } = deps.config;
+  // Only the browser client has the redirect flow that leads here.
+  if (!social.enabled || social.apps.length === 0 || !clients.includes('browser')) return;
   await root.register(async (scope) => {
     await scope.register(cookie);
     registerClientAuth(scope, deps, 'browser');
