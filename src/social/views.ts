@@ -17,7 +17,7 @@ export interface ProviderView {
   openid_configuration_url?: string;
 }
 
-export function providerFlows(app: SocialApp): Flow[] {
+function providerFlows(app: SocialApp): Flow[] {
   return [...providerType(app.type)!.flows];
 }
 
@@ -33,7 +33,7 @@ export function providerView(app: SocialApp): ProviderView {
 }
 
 /** The apps a client can use, in configuration order: browsers the redirect flow, apps the token flow. */
-export function listedApps(social: SocialSettings, client: ClientKind): SocialApp[] {
+function listedApps(social: SocialSettings, client: ClientKind): SocialApp[] {
   const needed: Flow = client === 'browser' ? 'provider_redirect' : 'provider_token';
   return social.apps.filter((app) => !app.common.hidden && providerFlows(app).includes(needed));
 }

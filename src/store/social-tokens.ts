@@ -23,12 +23,3 @@ export async function saveSocialTokens(conn: Conn, socialAccountId: number, toke
     )
     .execute();
 }
-
-export async function findSocialTokens(conn: Conn, socialAccountId: number): Promise<SealedTokens | null> {
-  const row = await conn
-    .selectFrom('social_tokens')
-    .select(['token', 'token_secret', 'expires_at'])
-    .where('social_account_id', '=', socialAccountId)
-    .executeTakeFirst();
-  return row ? { token: row.token, tokenSecret: row.token_secret, expiresAt: row.expires_at } : null;
-}

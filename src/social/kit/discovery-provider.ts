@@ -25,7 +25,7 @@ export function defaultClientAuth(context: ProviderContext): (server: oidc.Serve
 }
 
 /** Userinfo when it was fetched (it usually says more), else the ID token's claims, else the data itself (token flow). */
-export function pickClaims(extraData: Record<string, unknown>): Record<string, unknown> {
+function pickClaims(extraData: Record<string, unknown>): Record<string, unknown> {
   for (const key of ['userinfo', 'id_token']) {
     const value = extraData[key];
     if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;

@@ -4,7 +4,7 @@
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export function isLoopback(url: URL): boolean {
+function isLoopback(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
 }
 

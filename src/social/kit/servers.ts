@@ -60,11 +60,7 @@ export function discoveredServer(
 /** A configuration for a provider with fixed endpoints (no discovery document). */
 export function fixedServer(context: ProviderContext, server: oidc.ServerMetadata, auth: oidc.ClientAuth): oidc.Configuration {
   const config = new oidc.Configuration(server, context.app.clientId, { client_secret: context.app.secret }, auth);
-  configure(config, new URL(server.token_endpoint!), context.timeoutSeconds);
+  config.timeout = context.timeoutSeconds;
+  for (const step of allowHttpOnLoopback(new URL(server.token_endpoint!))) step(config);
   return config;
-}
-
-function configure(config: oidc.Configuration, url: URL, timeoutSeconds: number): void {
-  config.timeout = timeoutSeconds;
-  for (const step of allowHttpOnLoopback(url)) step(config);
 }

@@ -20,7 +20,7 @@ const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 const GRAPH_PROPERTIES = 'businessPhones,displayName,givenName,id,jobTitle,mail,mobilePhone,officeLocation,preferredLanguage,surname,userPrincipalName,mailNickname,companyName';
 
 /** The issuer an ID token of `tid` must name: the discovered one, with the tenant filled in for multi-tenant apps. */
-export function tenantIssuer(discovered: string, claims: JWTPayload, tenant: string): string | null {
+function tenantIssuer(discovered: string, claims: JWTPayload, tenant: string): string | null {
   if (!discovered.includes('{tenantid}')) return discovered;
   const tid = claims.tid;
   if (typeof tid !== 'string' || !TENANT_ID.test(tid)) return null;
