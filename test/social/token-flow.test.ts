@@ -154,6 +154,26 @@ describeEachDatabase('provider token flow', providersEnv(PROVIDERS, { ACCOUNT_EM
     });
   }
 
+  it('answers 409 at /auth/provider/signup when no provider signup is pending', async () => {
+    const client = await readyClient(server(), 'browser');
+    assert.deepEqual((await client.get('/auth/provider/signup')).body, { status: 409 });
+    assert.equal((await client.post('/auth/provider/signup', { email: uniqueEmail() })).status, 409);
+  });
+
+  it('does not reveal that the address typed into the provider signup has an account', async () => {
+    const owner = await readyClient(server(), 'app');
+    const { email } = await verifiedAccount(owner);
+    const client = await readyClient(server(), 'app');
+    assert.equal((await tokenLogin(client, 'idp', { client_id: CLIENT, id_token: await token({ sub: sub() }) })).status, 401);
+    const signup = await client.post('/auth/provider/signup', { email });
+    assert.equal(signup.status, 401);
+    assert.ok(flowIds(signup.body).includes('verify_email!'));
+    assert.ok(!flowIds(signup.body).some((f) => f.startsWith('provider_signup')), 'the pending signup is gone');
+    assert.equal((await client.get('/auth/provider/signup')).status, 409);
+    await nthMail(server().mail, email, 2);
+    assert.deepEqual((await owner.get('/account/providers')).body.data, [], 'nothing was linked to the owner');
+  });
+
   it('refuses forged, mismatched and expired ID tokens with invalid_token', async () => {
     const uid = sub();
     const base = { sub: uid, email: uniqueEmail('forged'), email_verified: true };
