@@ -18,6 +18,7 @@ import { createMetrics, disabledMetrics } from './observability/metrics.js';
 import { countedMailer, countedSmsSender } from './observability/instrument.js';
 import { readinessProbe, type DependencyCheck } from './observability/readiness.js';
 import { metricsServer } from './observability/metrics-server.js';
+import { createSocialProviders } from './social/registry.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -61,10 +62,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Console transports print bodies (links, codes) only outside production.
   const showBodies = !config.production;
   const consoleLog = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
+  const clock = overrides.clock ?? systemClock;
   const base: Omit<Deps, 'tokens'> = {
     config,
     db,
-    clock: overrides.clock ?? systemClock,
+    clock,
     limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }, { onReject: (action) => metrics.rateLimited(action) }),
     mailer: countedMailer(overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: consoleLog, showBodies }), metrics),
     sms: countedSmsSender(overrides.sms ?? createSmsSender(config.sms, consoleLog, showBodies), metrics),
@@ -72,6 +74,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // Sealed with SECRET_KEY; opened with it or any of SECRET_KEY_FALLBACKS.
     atRest: atRestCipher([config.secretKey, ...config.secretKeyFallbacks]),
     metrics,
+    social: createSocialProviders(config.social, () => clock.now()),
   };
   const deps: Deps = Object.assign(base, { tokens: createTokens(base) });
 

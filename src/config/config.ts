@@ -9,6 +9,7 @@ import { readTokenSettings, type TokenSettings } from './tokens.js';
 import { readOperations, type OperationsSettings } from './operations.js';
 import { readSecretKeyFallbacks } from './secret-keys.js';
 import { checkProductionSettings } from './production.js';
+import { readSocialSettings, type SocialSettings } from './social.js';
 
 export { ConfigError };
 
@@ -22,6 +23,8 @@ export interface FrontendUrls {
   account_reset_password: string;
   account_reset_password_from_key: string;
   account_signup: string;
+  /** Where the social redirect flow lands when it cannot return to the callback_url (bad or replayed state). */
+  socialaccount_login_error: string;
 }
 
 export interface Config {
@@ -50,6 +53,8 @@ export interface Config {
   tokens: TokenSettings;
   /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
   operations: OperationsSettings;
+  /** Social login: SOCIALACCOUNT_* and the providers. */
+  social: SocialSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -75,7 +80,7 @@ export interface Config {
   };
 }
 
-const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup'] as const;
+const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup', 'socialaccount_login_error'] as const;
 
 function readFrontendUrls(env: Env): FrontendUrls {
   // Defaults follow the routes of allauth's example single-page app.
@@ -85,6 +90,7 @@ function readFrontendUrls(env: Env): FrontendUrls {
     account_reset_password: `${base}/account/password/reset`,
     account_reset_password_from_key: `${base}/account/password/reset/key/{key}`,
     account_signup: `${base}/account/signup`,
+    socialaccount_login_error: `${base}/account/provider/callback`,
   };
   const given = readJsonObject(env, 'HEADLESS_FRONTEND_URLS') ?? {};
   for (const [key, value] of Object.entries(given)) {
@@ -163,6 +169,7 @@ export function loadConfig(env: Env): Config {
   }
   if (production) checkProductionSettings(env, loginMethods.includes('phone') || signupFields.phone !== undefined);
   const host = readString(env, 'HOST', '127.0.0.1');
+  const accountManagement = readAccountManagement(env);
 
   return {
     production,
@@ -186,6 +193,7 @@ export function loadConfig(env: Env): Config {
     frontendUrls: readFrontendUrls(env),
     tokens: readTokenSettings(env),
     operations: readOperations(env, host),
+    social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),
@@ -212,7 +220,7 @@ export function loadConfig(env: Env): Config {
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
       rateLimits,
       ...readPhoneSettings(env),
-      ...readAccountManagement(env),
+      ...accountManagement,
     },
   };
 }

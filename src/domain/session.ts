@@ -5,7 +5,8 @@ export type AuthMethod =
   | { method: 'password'; at: number; email?: string; username?: string; phone?: string }
   | { method: 'password'; at: number; reauthenticated: true }
   | { method: 'code'; at: number; email?: string; phone?: string }
-  | { method: 'password_reset'; at: number; email?: string };
+  | { method: 'password_reset'; at: number; email?: string }
+  | { method: 'socialaccount'; at: number; provider: string; uid: string };
 
 /** Verification of an email address, by link or by code. */
 export interface VerifyEmailFlow {
@@ -68,7 +69,26 @@ export interface VerifyPhoneFlow {
   login: AuthMethod | null;
 }
 
-export type PendingFlow = VerifyEmailFlow | LoginByCodeFlow | PasswordResetByCodeFlow | VerifyPhoneFlow;
+/**
+ * A social login whose signup needs more than the provider gave (an address,
+ * or a free one): what the provider said, kept until the form completes it.
+ */
+export interface ProviderSignupFlow {
+  id: 'provider_signup';
+  /** The public provider id, and the client id of its app (several apps may share an id). */
+  provider: string;
+  clientId: string;
+  uid: string;
+  extraData: Record<string, unknown>;
+  emails: Array<{ email: string; verified: boolean; primary: boolean }>;
+  username: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  /** The provider's tokens, sealed at rest (SOCIALACCOUNT_STORE_TOKENS), else null. */
+  tokens: string | null;
+}
+
+export type PendingFlow = VerifyEmailFlow | LoginByCodeFlow | PasswordResetByCodeFlow | VerifyPhoneFlow | ProviderSignupFlow;
 export type PendingFlowId = PendingFlow['id'];
 
 export interface Session {

@@ -8,3 +8,8 @@ export interface User {
   isActive: boolean;
   passwordChangedAt: number;
 }
+
+/** Django marks an unusable password with a leading "!"; none at all is unusable too. */
+export function hasUsablePassword(user: User): boolean {
+  return !!user.passwordHash && !user.passwordHash.startsWith('!');
+}

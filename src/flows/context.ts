@@ -8,6 +8,7 @@ import type { TokenStrategy } from '../tokens/strategy.js';
 import type { SmsSender } from '../messaging/sms/sender.js';
 import type { AtRestCipher } from '../security/at-rest.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { SocialProviders } from '../social/registry.js';
 
 export interface Clock {
   now(): number;
@@ -34,6 +35,8 @@ export interface Deps {
   atRest: AtRestCipher;
   /** Prometheus counters (no-ops when METRICS_ENABLED=false). */
   metrics: Metrics;
+  /** The configured social login providers. */
+  social: SocialProviders;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */

@@ -1,6 +1,7 @@
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { EmailAddress } from '../store/email-addresses.js';
+import type { ProviderView } from '../social/views.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
 export type ErrorCode =
@@ -36,7 +37,14 @@ export type ErrorCode =
   | 'cannot_remove_primary_email'
   | 'unverified_primary_email'
   | 'invalid_choice'
-  | 'invalid_token';
+  | 'invalid_token'
+  | 'client_id_required'
+  | 'token_required'
+  | 'account_not_found'
+  | 'connected_other'
+  | 'no_password'
+  | 'no_verified_email'
+  | 'disconnect_last';
 
 export interface FieldError {
   code: ErrorCode;
@@ -79,7 +87,19 @@ export type Outcome =
   | { kind: 'phone_numbers'; phones: Array<{ phone: string; verified: boolean }>; accepted: boolean }
   | { kind: 'password_reset_info'; user: User }
   | { kind: 'email_addresses'; addresses: EmailAddress[] }
-  | { kind: 'session_list'; sessions: Session[]; currentId: number | null };
+  | { kind: 'session_list'; sessions: Session[]; currentId: number | null }
+  /** A browser navigation (social login): 302 to `location`, with the session change the flow made. */
+  | { kind: 'redirect'; location: string; auth?: AuthState }
+  /** GET /auth/provider/signup: what the provider gave so far. */
+  | { kind: 'provider_signup_info'; user: { display: string; username?: string }; account: SocialAccountView; emails: Array<{ email: string; primary: boolean; verified: boolean }> }
+  | { kind: 'social_accounts'; accounts: SocialAccountView[] };
+
+/** A connected (or pending) social account as the wire shows it. */
+export interface SocialAccountView {
+  uid: string;
+  provider: ProviderView;
+  display: string;
+}
 
 export const invalid = (...errors: FieldError[]): Outcome => ({ kind: 'invalid', errors });
 export const conflict: Outcome = { kind: 'conflict' };

@@ -27,11 +27,25 @@ export interface RequestAuth {
   extended: boolean;
 }
 
+/**
+ * Where a browser route takes its CSRF token from: the X-CSRFToken header
+ * (every JSON route), also the `csrfmiddlewaretoken` field of a form post
+ * (the social redirect, a plain HTML form), or nowhere (a provider's
+ * cross-site callback, which its state protects instead).
+ */
+export type CsrfSource = 'header' | 'form' | 'none';
+
 declare module 'fastify' {
   interface FastifyRequest {
     auth: RequestAuth;
   }
+  interface FastifyContextConfig {
+    csrf?: CsrfSource;
+  }
 }
+
+/** The form field allauth's SPA posts the token in (Django's name). */
+const CSRF_FORM_FIELD = 'csrfmiddlewaretoken';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // Refresh last-seen and the sliding expiry at most once a minute per session:
@@ -55,7 +69,8 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     const cookie = client === 'browser' ? request.cookies[sessionConfig.cookieName] : undefined;
     request.auth = { client, session: null, user: null, sessionKey: undefined, staleToken: false, cookieAfter: cookie, extended: false };
 
-    if (client === 'browser' && UNSAFE.has(request.method)) {
+    // A form's token can only be read once the body is parsed (preValidation, below).
+    if (client === 'browser' && UNSAFE.has(request.method) && (request.routeOptions.config.csrf ?? 'header') === 'header') {
       if (!csrfTokenValid(csrf, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
         // Answered here: not calling done() ends the request's hook chain.
         reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
@@ -80,6 +95,16 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     return andThen(findLiveSession(deps.db, cookie, now), (found) => {
       if (found) return adopt(request, found, now);
       request.auth.cookieAfter = undefined;
+    });
+  }
+
+  if (client === 'browser') {
+    app.addHook('preValidation', (request, reply, done) => {
+      if (request.routeOptions.config.csrf !== 'form' || !UNSAFE.has(request.method)) return done();
+      const field = (request.body as Record<string, unknown> | undefined)?.[CSRF_FORM_FIELD];
+      const token = headerValue(request, 'x-csrftoken') ?? (typeof field === 'string' ? field : undefined);
+      if (csrfTokenValid(csrf, csrfBinding(request.cookies[sessionConfig.cookieName]), token)) return done();
+      reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
     });
   }
 

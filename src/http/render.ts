@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config/config.js';
+import type { ClientKind, Config } from '../config/config.js';
 import type { Deps } from '../flows/context.js';
 import type { AuthState, Outcome } from '../flows/outcome.js';
 import type { Session } from '../domain/session.js';
-import type { User } from '../domain/user.js';
+import { hasUsablePassword, type User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
+import { socialFlows } from '../social/views.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
@@ -16,17 +17,18 @@ export function userView(user: User) {
     display: user.username || user.email || `user ${user.id}`,
     ...(user.email ? { email: user.email } : {}),
     ...(user.username ? { username: user.username } : {}),
-    has_usable_password: !!user.passwordHash && !user.passwordHash.startsWith('!'),
+    has_usable_password: hasUsablePassword(user),
   };
 }
 
 /** The flows a client may take next, in the reference's order, the pending one marked. */
-export function flowsFor(config: Config, session: Session | null) {
-  const flows: Array<{ id: string; is_pending?: boolean }> = [{ id: 'login' }];
+export function flowsFor(config: Config, session: Session | null, client: ClientKind) {
+  const flows: Array<{ id: string; is_pending?: boolean }> = config.social.only ? [] : [{ id: 'login' }];
   if (config.account.loginByCode.enabled) flows.push({ id: 'login_by_code' });
-  if (config.account.signupOpen) flows.push({ id: 'signup' });
+  if (config.account.signupOpen && !config.social.only) flows.push({ id: 'signup' });
+  flows.push(...socialFlows(config.social, client, session?.flow ?? null));
   // The reference lists this one always when it is on, pending or not.
-  if (config.account.passwordReset.byCode) flows.push({ id: 'password_reset_by_code', is_pending: false });
+  if (config.account.passwordReset.byCode && !config.social.only) flows.push({ id: 'password_reset_by_code', is_pending: false });
   const pending = session?.flow;
   if (pending) {
     const existing = flows.find((f) => f.id === pending.id);
@@ -51,7 +53,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const gone = client === 'app' && request.auth.staleToken && !state.newSessionKey;
   return {
     status: gone ? 410 : 401,
-    data: { flows: flowsFor(deps.config, state.session) },
+    data: { flows: flowsFor(deps.config, state.session, client) },
     meta: { is_authenticated: gone ? null : false, ...tokenMeta },
   };
 }
@@ -121,5 +123,16 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
           is_current: s.id === outcome.currentId,
         })),
       });
+    case 'redirect':
+      // Social login is a browser navigation: errors travel in the URL, never as JSON.
+      if (outcome.auth) applySessionChange(request, reply, deps, outcome.auth);
+      return reply.redirect(outcome.location, 302);
+    case 'provider_signup_info':
+      return reply.code(200).send({
+        status: 200,
+        data: { user: { ...outcome.user, has_usable_password: false }, account: outcome.account, email: outcome.emails },
+      });
+    case 'social_accounts':
+      return reply.code(200).send({ status: 200, data: outcome.accounts });
   }
 }

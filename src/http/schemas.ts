@@ -38,8 +38,21 @@ export const AuthMethod = Type.Object(
     username: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
     reauthenticated: Type.Optional(Type.Boolean()),
+    provider: Type.Optional(Type.String({ description: 'socialaccount: the provider id.' })),
+    uid: Type.Optional(Type.String({ description: 'socialaccount: the account\'s id at the provider.' })),
   },
   { $id: 'AuthMethod' },
+);
+
+export const Provider = Type.Object(
+  {
+    id: Type.String({ description: 'The provider id: an openid_connect app\'s provider_id, else the provider type (google, github, ...).' }),
+    name: Type.String(),
+    flows: Type.Array(Type.String(), { description: 'provider_redirect and/or provider_token.' }),
+    client_id: Type.Optional(Type.String()),
+    openid_configuration_url: Type.Optional(Type.String({ description: 'openid_connect apps: the discovery document.' })),
+  },
+  { $id: 'Provider' },
 );
 
 export const Flow = Type.Object(
@@ -47,6 +60,7 @@ export const Flow = Type.Object(
     id: Type.String(),
     is_pending: Type.Optional(Type.Boolean()),
     providers: Type.Optional(Type.Array(Type.String())),
+    provider: Type.Optional(Type.Ref('Provider', { description: 'provider_signup: the provider of the pending signup.' })),
     types: Type.Optional(Type.Array(Type.String())),
   },
   { $id: 'Flow' },
@@ -77,7 +91,7 @@ export const AuthResponse = Type.Object(
   },
 );
 
-export const sharedSchemas: TSchema[] = [ErrorResponse, StatusResponse, User, AuthMethod, Flow, AuthResponse];
+export const sharedSchemas: TSchema[] = [ErrorResponse, StatusResponse, User, AuthMethod, Provider, Flow, AuthResponse];
 
 const ref = (id: string) => Type.Ref(id);
 

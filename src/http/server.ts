@@ -18,6 +18,8 @@ import { userSessionRoutes } from './routes/auth-sessions.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { socialRoutes } from './routes/social.js';
+import { socialCallbackRoutes, socialRedirectRoute } from './routes/social-redirect.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
 import { requestIdGenerator } from './request-id.js';
@@ -31,17 +33,21 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   // Only browsers hold cookies; app requests skip the parsing altogether.
   if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
-  configRoutes(app, deps.config);
+  configRoutes(app, deps.config, client);
   sessionRoutes(app, deps);
   accountAuthRoutes(app, deps);
-  emailVerificationRoutes(app, deps);
-  accountPasswordRoutes(app, deps);
-  passwordResetRoutes(app, deps);
+  // SOCIALACCOUNT_ONLY: no local credentials (passwords, addresses, numbers), so none of their routes.
+  const local = !deps.config.social.only;
+  if (local) emailVerificationRoutes(app, deps);
+  if (local) accountPasswordRoutes(app, deps);
+  if (local) passwordResetRoutes(app, deps);
   loginByCodeRoutes(app, deps);
-  accountEmailRoutes(app, deps);
+  if (local) accountEmailRoutes(app, deps);
   userSessionRoutes(app, deps);
   accountDeletionRoutes(app, deps);
-  phoneRoutes(app, deps);
+  if (local) phoneRoutes(app, deps);
+  socialRoutes(app, deps);
+  if (client === 'browser') await socialRedirectRoute(app, deps);
   if (client === 'app') {
     tokenRoutes(app, deps);
   }
@@ -103,6 +109,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerOpenApi(app, sharedSchemas);
   operationsRoutes(app, options.operations);
+  await socialCallbackRoutes(app, deps);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
   }

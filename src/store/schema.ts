@@ -94,6 +94,52 @@ export interface RefreshTokensTable {
   successor_sealed: string | null;
 }
 
+/** A user's account at a provider: keyed on (provider, uid), the reference's socialaccount_socialaccount. */
+export interface SocialAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The public provider id: an openid_connect app's provider_id, else the provider type. */
+  provider: string;
+  uid: string;
+  /** JSON of what the provider returned at the last login. */
+  extra_data: string;
+  created_at: number;
+  last_login_at: number;
+}
+
+/** A social account's provider tokens (SOCIALACCOUNT_STORE_TOKENS), sealed at rest. */
+export interface SocialTokensTable {
+  id: Generated<number>;
+  social_account_id: number;
+  token: string;
+  token_secret: string | null;
+  expires_at: number | null;
+  updated_at: number;
+}
+
+/** A redirect flow between its start and its callback; deleted when the callback redeems it. */
+export interface SocialLoginStatesTable {
+  id: Generated<number>;
+  state_hash: string;
+  binding_hash: string;
+  provider: string;
+  client_id: string;
+  process: string;
+  callback_url: string;
+  redirect_uri: string;
+  code_verifier: string | null;
+  user_id: number | null;
+  posted_user: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** ID tokens already accepted by the token flow (by issuer and jti), until they expire. */
+export interface SocialTokenUsesTable {
+  key_hash: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_addresses: EmailAddressesTable;
@@ -102,4 +148,8 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   account_deletions: AccountDeletionsTable;
   phone_numbers: PhoneNumbersTable;
+  social_accounts: SocialAccountsTable;
+  social_tokens: SocialTokensTable;
+  social_login_states: SocialLoginStatesTable;
+  social_token_uses: SocialTokenUsesTable;
 }

@@ -130,12 +130,22 @@ export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: numb
   return { userId: user.id, emailAddressId };
 }
 
-export async function setPasswordHash(conn: Conn, userId: number, hash: string, changedAt: number | null): Promise<void> {
+/** Sets the password hash; null leaves the account without a usable password. */
+export async function setPasswordHash(conn: Conn, userId: number, hash: string | null, changedAt: number | null): Promise<void> {
   await conn
     .updateTable('users')
     .set(changedAt === null ? { password_hash: hash } : { password_hash: hash, password_changed_at: changedAt })
     .where('id', '=', userId)
     .execute();
+}
+
+/**
+ * Locks the user's row until the transaction ends (a no-op write, so it works
+ * on both dialects): checks such as "is this the last way to log in" then
+ * cannot interleave with a concurrent change.
+ */
+export async function lockUser(tx: Tx, userId: number): Promise<void> {
+  await tx.updateTable('users').set((eb) => ({ is_active: eb.ref('is_active') })).where('id', '=', userId).execute();
 }
 
 const recordLoginRow = prepared((conn: Conn, userId: number, now: number) => conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId));

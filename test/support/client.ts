@@ -45,7 +45,8 @@ export class ApiClient {
     return { status: response.status, body: parsed, headers: response.headers };
   }
 
-  private absorbCookies(headers: Headers): void {
+  /** Keeps the cookies a response sets, as a browser would (paths are ignored: every cookie goes everywhere). */
+  absorbCookies(headers: Headers): void {
     for (const line of headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');
       const eq = pair!.indexOf('=');

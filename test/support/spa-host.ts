@@ -2,8 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A stand-in for a single-page app's host: serves one page and passes
-// /_service/* through to the API, so page and API share an origin as
-// browser clients require (cookies + CSRF), like a reverse proxy would.
+// /_service/* (and, for social login, /accounts/*) through to the API, so
+// page and API share an origin as browser clients require (cookies + CSRF),
+// like a reverse proxy would: it says which host the browser asked for in
+// X-Forwarded-Host, for a server that trusts one proxy.
+
+/** The SPA's reading of the csrftoken cookie, for pages of their own (social.test.ts). */
+export const CSRF_SCRIPT = `function csrf() {
+  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : '';
+}`;
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>SPA</title></head>
@@ -14,10 +22,7 @@ const PAGE = `<!doctype html>
 <pre id="out"></pre>
 <script>
 const base = '/_service/browser/v1';
-function csrf() {
-  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
-  return m ? decodeURIComponent(m[1]) : '';
-}
+${CSRF_SCRIPT}
 async function call(method, path, body) {
   const headers = { 'X-CSRFToken': csrf() };
   if (body) headers['Content-Type'] = 'application/json';
@@ -34,16 +39,18 @@ fetch(base + '/config').then(() => document.body.dataset.ready = 'yes');
 </script>
 </body></html>`;
 
-export async function startSpaHost(apiBaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSpaHost(apiBaseUrl: string, options: { page?: string; passThrough?: string[] } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const api = new URL(apiBaseUrl);
+  const passThrough = options.passThrough ?? ['/_service/'];
   const server = http.createServer((req, res) => {
-    if (!req.url?.startsWith('/_service/')) {
+    if (!passThrough.some((prefix) => req.url?.startsWith(prefix))) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(PAGE);
+      res.end(options.page ?? PAGE);
       return;
     }
+    const headers = { ...req.headers, host: api.host, 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' };
     const upstream = http.request(
-      { host: api.hostname, port: api.port, method: req.method, path: req.url, headers: { ...req.headers, host: api.host } },
+      { host: api.hostname, port: api.port, method: req.method, path: req.url, headers },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);

@@ -150,7 +150,8 @@ async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: Signu
   return { kind: 'auth', ...(await startPendingFlow(deps, ctx, started.flow)) };
 }
 
-async function answerForTakenEmail(deps: Deps, ctx: RequestContext, email: string): Promise<Outcome> {
+/** Enumeration prevention for a taken address: the answer a new signup would get (pending verify_email), and a notice to the owner. */
+export async function answerForTakenEmail(deps: Deps, ctx: RequestContext, email: string): Promise<Outcome> {
   const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   if (allowed.ok) {
     await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');

@@ -27,7 +27,9 @@ const ReauthenticateBody = Type.Object({ password: Type.String({ minLength: 1 })
 
 export function accountAuthRoutes(scope: FastifyInstance, deps: Deps): void {
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
+  // SOCIALACCOUNT_ONLY: accounts come from providers, with no local login or signup.
+  const local = !deps.config.social.only;
+  if (local) app.post(
     '/auth/login',
     {
       schema: {
@@ -41,7 +43,7 @@ export function accountAuthRoutes(scope: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => send(deps, request, reply, await login(deps, requestContext(request, deps), request.body)),
   );
-  app.post(
+  if (local) app.post(
     '/auth/signup',
     {
       schema: {

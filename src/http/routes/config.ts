@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../../config/config.js';
+import type { ClientKind, Config } from '../../config/config.js';
+import { socialConfig } from '../../social/views.js';
 
 const ConfigResponse = Type.Object({
   status: Type.Integer(),
@@ -13,11 +14,17 @@ const ConfigResponse = Type.Object({
       password_reset_by_code_enabled: Type.Boolean(),
       authentication_method: Type.String({ description: 'Legacy: email, username or username_email.' }),
     }),
+    socialaccount: Type.Optional(
+      Type.Object(
+        { providers: Type.Array(Type.Ref('Provider')) },
+        { description: 'When social login is on: the providers this client can use, sorted by name.' },
+      ),
+    ),
   }),
 });
 
-/** The public configuration, computed once: it does not depend on the caller. */
-export function configBody(config: Config) {
+/** The public configuration, computed once per client kind: it does not depend on the caller. */
+export function configBody(config: Config, client: ClientKind) {
   const methods = config.account.loginMethods;
   return {
     status: 200,
@@ -31,12 +38,13 @@ export function configBody(config: Config) {
         // The legacy setting knows no phone: a single email or username login keeps its name, anything else is username_email.
         authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
+      ...(config.social.enabled ? { socialaccount: socialConfig(config.social, client) } : {}),
     },
   };
 }
 
-export function configRoutes(app: FastifyInstance, config: Config): void {
-  const body = configBody(config);
+export function configRoutes(app: FastifyInstance, config: Config, client: ClientKind): void {
+  const body = configBody(config, client);
   app.get(
     '/config',
     {

@@ -1,0 +1,36 @@
+import type { Deps } from '../context.js';
+import type { ProviderTokens } from '../../social/provider-type.js';
+import type { Conn } from '../../store/db.js';
+import { saveSocialTokens } from '../../store/social-tokens.js';
+
+// Provider tokens are kept only with SOCIALACCOUNT_STORE_TOKENS, sealed at
+// rest for the one account they belong to.
+
+const context = (socialAccountId: number, part: string) => `socialtoken:${socialAccountId}:${part}`;
+
+export async function storeProviderTokens(deps: Deps, conn: Conn, socialAccountId: number, tokens: ProviderTokens | null, now: number): Promise<void> {
+  if (!deps.config.social.storeTokens || !tokens) return;
+  await saveSocialTokens(
+    conn,
+    socialAccountId,
+    {
+      token: deps.atRest.seal(tokens.accessToken, context(socialAccountId, 'token')),
+      tokenSecret: tokens.refreshToken === null ? null : deps.atRest.seal(tokens.refreshToken, context(socialAccountId, 'token_secret')),
+      expiresAt: tokens.expiresAt,
+    },
+    now,
+  );
+}
+
+const pendingContext = (provider: string, uid: string) => `provider_signup:${provider}:${uid}`;
+
+/** Tokens waiting in a pending provider signup (which has no account yet), sealed for that provider account. */
+export function sealPendingTokens(deps: Deps, tokens: ProviderTokens | null, provider: string, uid: string): string | null {
+  if (!deps.config.social.storeTokens || !tokens) return null;
+  return deps.atRest.seal(JSON.stringify(tokens), pendingContext(provider, uid));
+}
+
+export function openPendingTokens(deps: Deps, sealed: string | null, provider: string, uid: string): ProviderTokens | null {
+  const plain = sealed === null ? null : deps.atRest.open(sealed, pendingContext(provider, uid));
+  return plain === null ? null : (JSON.parse(plain) as ProviderTokens);
+}

@@ -1,0 +1,78 @@
+import type { Deps, RequestContext } from '../context.js';
+import type { Outcome } from '../outcome.js';
+import { hashSecret, randomKey } from '../../security/secrets.js';
+import { insertState } from '../../store/social-states.js';
+import { callbackPath } from '../../social/views.js';
+import { pkcePair } from '../../social/kit/pkce.js';
+import { frontendHosts, isSafeCallbackUrl, loginErrorUrl, withQuery } from './navigation.js';
+
+// POST /auth/provider/redirect: the start of the redirect flow. The browser
+// leaves for the provider with a state that is random, single use, expiring
+// and bound to this browser (by a cookie the http layer keeps), and with a
+// PKCE S256 challenge. Every failure sends the browser on as well, to the
+// frontend with the reference's error parameters.
+
+/** A redirect flow left unfinished this long is refused at the callback. */
+export const STATE_LIFETIME_MS = 15 * 60_000;
+
+export interface RedirectInput {
+  provider?: string;
+  callback_url?: string;
+  process?: string;
+}
+
+export interface Browser {
+  /** The secret of the browser's binding cookie (the http layer sets it). */
+  binding: string;
+  /** This service's origin as the browser reached it, for the redirect_uri. */
+  origin: string;
+  /** The Host the browser asked for: a callback_url there is safe. */
+  host: string;
+}
+
+export function stateSealContext(stateHash: string): string {
+  return `socialstate:${stateHash}`;
+}
+
+export async function startProviderRedirect(deps: Deps, ctx: RequestContext, input: RedirectInput, browser: Browser): Promise<Outcome> {
+  const { config } = deps;
+  const process = input.process ?? '';
+  const callbackUrl = input.callback_url ?? '';
+  const provider = input.provider ? deps.social.get(input.provider) : undefined;
+  if (!provider || !['login', 'connect'].includes(process) || !isSafeCallbackUrl(callbackUrl, browser.host, frontendHosts(config))) {
+    return { kind: 'redirect', location: loginErrorUrl(config, 'login') };
+  }
+  const limit = await deps.limiter.consume('login', { ip: ctx.ip });
+  if (!limit.ok) return { kind: 'redirect', location: withQuery(callbackUrl, { error: 'rate_limited', error_process: process }) };
+  // Connecting needs someone to connect to; the reference finds out at the callback, this saves the trip.
+  if (process === 'connect' && !ctx.user) {
+    return { kind: 'redirect', location: withQuery(callbackUrl, { error: 'permission_denied', error_process: process }) };
+  }
+
+  const state = randomKey(24);
+  const stateHash = hashSecret(state);
+  const pkce = provider.app.common.pkce ? await pkcePair() : null;
+  const redirectUri = `${browser.origin}${callbackPath(provider.app, config.social.openIdConnectUrlPrefix)}`;
+  let authorization: URL;
+  try {
+    authorization = await provider.authorizationUrl({ redirectUri, state, codeChallenge: pkce?.challenge ?? null });
+  } catch (error) {
+    deps.log.warn({ err: error, provider: provider.app.id }, 'provider unavailable for the redirect flow');
+    return { kind: 'redirect', location: withQuery(callbackUrl, { error: 'unknown', error_process: process }) };
+  }
+  await insertState(deps.db, {
+    stateHash,
+    bindingHash: hashSecret(browser.binding),
+    provider: provider.app.id,
+    clientId: provider.app.clientId,
+    process,
+    callbackUrl,
+    redirectUri,
+    codeVerifier: pkce ? deps.atRest.seal(pkce.verifier, stateSealContext(stateHash)) : null,
+    userId: process === 'connect' ? ctx.user!.id : null,
+    postedUser: null,
+    now: ctx.now,
+    expiresAt: ctx.now + STATE_LIFETIME_MS,
+  });
+  return { kind: 'redirect', location: authorization.toString() };
+}

@@ -1,0 +1,109 @@
+import type { Flow, OptionSpec, SocialApp } from './app.js';
+
+// What a provider type is: one small file under providers/ fills this in
+// (its settings, its endpoints, how it turns tokens into an identity), and
+// the flows use every provider through the same few operations.
+
+/** An address as the provider reported it. */
+export interface ProviderEmail {
+  email: string;
+  verified: boolean;
+  primary: boolean;
+}
+
+/** Who the provider says the user is. */
+export interface Identity {
+  /** The provider's stable subject: accounts are keyed on (provider id, uid), never on email. */
+  uid: string;
+  /** What the provider returned, kept as the social account's extra_data (the reference's shape). */
+  extraData: Record<string, unknown>;
+  emails: ProviderEmail[];
+  username?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  name?: string | null;
+}
+
+/** Tokens from the code exchange (or handed over in the token flow), kept only with SOCIALACCOUNT_STORE_TOKENS. */
+export interface ProviderTokens {
+  accessToken: string;
+  refreshToken: string | null;
+  /** Milliseconds since the epoch. */
+  expiresAt: number | null;
+}
+
+/** An ID token's identity for replay protection: accepted once per (issuer, jti) until it expires. */
+export interface TokenUse {
+  issuer: string;
+  jti: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+export interface Authenticated {
+  identity: Identity;
+  tokens: ProviderTokens | null;
+  tokenUse?: TokenUse;
+}
+
+export interface AuthorizationRequest {
+  redirectUri: string;
+  state: string;
+  /** S256 challenge, or null when PKCE is off for the app. */
+  codeChallenge: string | null;
+}
+
+export interface CallbackInput {
+  /** The parameters the provider sent back (query, or form for form_post). */
+  params: URLSearchParams;
+  /** Exactly the redirect_uri of the authorization request. */
+  redirectUri: string;
+  state: string;
+  codeVerifier: string | null;
+  /** Apple: the `user` form field of its first authorization (the only time it sends the name). */
+  postedUser: string | null;
+}
+
+/** Raised when talking to the provider fails or its answer is unusable; the flows answer it as the reference does. */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+}
+
+/** Where a provider runs: its app, the shared settings it reads, and the injected clock. */
+export interface ProviderContext {
+  app: SocialApp;
+  /** SOCIALACCOUNT_REQUESTS_TIMEOUT, in seconds. */
+  timeoutSeconds: number;
+  /** SOCIALACCOUNT_QUERY_EMAIL: ask for the email scope. */
+  queryEmail: boolean;
+  now(): number;
+}
+
+/** One app's provider at run time. */
+export interface Provider {
+  readonly app: SocialApp;
+  authorizationUrl(request: AuthorizationRequest): Promise<URL>;
+  /** Redeems the authorization code; throws ProviderError when the provider refuses or answers nonsense. */
+  completeRedirect(input: CallbackInput): Promise<Authenticated>;
+  /** The token flow: null when the tokens do not prove who the user is for this app. */
+  verifyToken(token: { idToken?: string; accessToken?: string }): Promise<Authenticated | null>;
+  /** The `display` of a connected account, from its stored extra_data. */
+  display(extraData: Record<string, unknown>): string;
+  /** What to store on a later login (Apple sends the name only the first time). */
+  mergeExtraData?(stored: Record<string, unknown>, fresh: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface ProviderType {
+  /** The key under SOCIALACCOUNT_PROVIDERS, and (except openid_connect) the callback path segment. */
+  readonly id: string;
+  /** The default app name. */
+  readonly name: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** The flows its apps offer, as /config lists them. */
+  readonly flows: readonly Flow[];
+  /** The provider answers with response_mode=form_post: its callback is a cross-site POST (Apple). */
+  readonly formPost?: boolean;
+  /** Checks beyond the option specs (e.g. Apple needs `key`); a message naming the field, or null. */
+  validate?(app: SocialApp): string | null;
+  create(context: ProviderContext): Provider;
+}
