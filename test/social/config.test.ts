@@ -96,6 +96,12 @@ describe('SOCIALACCOUNT_PROVIDERS', () => {
     rejects(providers({ github: { APP: { client_id: 'x' }, SERVER_URL: 'https://x.example.com' } }), 'github', 'SERVER_URL');
   });
 
+  it('takes the reference\'s FETCH_USERINFO for Google, so a migrated configuration starts', () => {
+    const config = loadConfig(providers({ google: { FETCH_USERINFO: true, APP: { client_id: 'g', secret: 's' } } }));
+    assert.equal(config.social.apps[0]!.options.fetch_userinfo, true);
+    rejects(providers({ google: { FETCH_USERINFO: 'yes', APP: { client_id: 'g', secret: 's' } } }), 'google', 'FETCH_USERINFO');
+  });
+
   it('checks the settings around it', () => {
     const oidc = providers({ openid_connect: { APPS: [KEYCLOAK] } });
     rejects({ ...oidc, SOCIALACCOUNT_EMAIL_VERIFICATION: 'maybe' }, 'SOCIALACCOUNT_EMAIL_VERIFICATION');
