@@ -41,6 +41,7 @@ const systemClock: Clock = { now: () => Date.now() };
 /** Wires every dependency in one place and returns a ready, unstarted server. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const log = overrides.logger === false ? silentLogger() : (overrides.logger ?? createLogger(config.logLevel));
+  for (const warning of config.warnings) log.warn({ setting_warning: warning }, warning);
   configurePasswordHashing({ maxConcurrent: config.passwordHashingConcurrency });
   const metrics = config.operations.metrics.enabled ? createMetrics({ passwordHashes: passwordHashingLoad }) : disabledMetrics;
   // A bad token strategy or JWT key stops start-up before anything is opened.

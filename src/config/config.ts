@@ -26,6 +26,8 @@ export interface FrontendUrls {
 
 export interface Config {
   production: boolean;
+  /** Settings that load but probably do not mean what was intended: logged at start-up. */
+  warnings: string[];
   host: string;
   port: number;
   logLevel: string;
@@ -152,10 +154,11 @@ export function loadConfig(env: Env): Config {
 
   const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username', 'phone'], ['email']);
   const signupFields = parseSignupFields(readString(env, 'ACCOUNT_SIGNUP_FIELDS', 'email*,password1*'));
-  for (const method of loginMethods) {
-    if (!signupFields[method]?.required) {
-      throw new ConfigError(`ACCOUNT_SIGNUP_FIELDS: login method "${method}" needs the field "${method}*" (required) at signup`);
-    }
+  const warnings: string[] = [];
+  // As the reference's check account.W001: a warning, and only when no login
+  // method is a required field (one may sign up by email and add a phone later).
+  if (!loginMethods.some((method) => signupFields[method]?.required)) {
+    warnings.push(`ACCOUNT_LOGIN_METHODS conflicts with ACCOUNT_SIGNUP_FIELDS: none of ${loginMethods.join(', ')} is a required signup field, so new accounts may have nothing to log in with`);
   }
   const emailVerification = readEnum<EmailVerification>(env, 'ACCOUNT_EMAIL_VERIFICATION', ['none', 'optional', 'mandatory'], 'optional');
   if (emailVerification === 'mandatory' && !signupFields.email?.required) {
@@ -166,6 +169,7 @@ export function loadConfig(env: Env): Config {
 
   return {
     production,
+    warnings,
     host,
     port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

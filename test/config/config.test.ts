@@ -82,6 +82,18 @@ describe('loadConfig', () => {
     assert.deepEqual(limits.login_failed.rules.find((r) => r.per === 'key'), { amount: 2, periodSeconds: 60, per: 'key' });
   });
 
+  it('regression: ACCOUNT_LOGIN_METHODS=email,phone with the default signup fields loads without a warning (issue 13 item 15)', () => {
+    const config = loadConfig({ SECRET_KEY: SECRET, ACCOUNT_LOGIN_METHODS: 'email,phone' });
+    assert.deepEqual(config.account.loginMethods, ['email', 'phone']);
+    assert.deepEqual(config.warnings, []);
+  });
+
+  it('warns, as the reference does, when no login method is a required signup field', () => {
+    const config = loadConfig({ SECRET_KEY: SECRET, ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'email*,password1*' });
+    assert.equal(config.warnings.length, 1);
+    assert.match(config.warnings[0]!, /ACCOUNT_LOGIN_METHODS.*ACCOUNT_SIGNUP_FIELDS/);
+  });
+
   const bad: Array<[string, Record<string, string>]> = [
     ['ACCOUNT_EMAIL_VERIFICATION', { ACCOUNT_EMAIL_VERIFICATION: 'maybe' }],
     ['PORT', { PORT: 'abc' }],
@@ -93,7 +105,6 @@ describe('loadConfig', () => {
     ['ACCOUNT_LOGIN_ATTEMPTS_LIMIT', { ACCOUNT_LOGIN_ATTEMPTS_LIMIT: 'five' }],
     ['ACCOUNT_LOGIN_METHODS', { ACCOUNT_LOGIN_METHODS: 'email,fingerprint' }],
     ['ACCOUNT_SIGNUP_FIELDS', { ACCOUNT_SIGNUP_FIELDS: 'email*,shoe_size' }],
-    ['ACCOUNT_SIGNUP_FIELDS', { ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'email*,password1*' }],
     ['ACCOUNT_EMAIL_VERIFICATION', { ACCOUNT_EMAIL_VERIFICATION: 'mandatory', ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'username*,email,password1*' }],
     ['ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', { ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED: 'sometimes' }],
     ['ACCOUNT_SIGNUP_OPEN', { ACCOUNT_SIGNUP_OPEN: 'perhaps' }],
