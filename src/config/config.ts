@@ -48,6 +48,8 @@ export interface Config {
   clients: ClientKind[];
   frontendUrls: FrontendUrls;
   session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
+  /** USERSESSIONS_TRACK_ACTIVITY: keep each session's last IP, user agent and time, and list the time. */
+  userSessions: { trackActivity: boolean };
   /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
   tokens: TokenSettings;
   /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env): Config {
       csrfCookieName: readString(env, 'CSRF_COOKIE_NAME', 'csrftoken'),
       sameSite: readEnum(env, 'SESSION_COOKIE_SAMESITE', ['lax', 'strict', 'none'], 'lax'),
     },
+    userSessions: { trackActivity: readBool(env, 'USERSESSIONS_TRACK_ACTIVITY', false) },
     account: {
       loginMethods,
       signupFields,

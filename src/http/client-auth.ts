@@ -3,7 +3,7 @@ import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { findLiveSession, touchSession } from '../store/sessions.js';
+import { findLiveSession, touchSession, touchSessionActivity } from '../store/sessions.js';
 import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
@@ -45,6 +45,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function registerClientAuth(app: FastifyInstance, deps: Deps, client: ClientKind): void {
   const { session: sessionConfig } = deps.config;
+  const { trackActivity } = deps.config.userSessions;
   const csrf = signer(secretRing(deps.config), 'csrf');
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
@@ -84,14 +85,21 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   }
 
   function adopt(request: FastifyRequest, found: LiveSession, now: number): MaybePromise<void> {
-    request.auth.session = found.session;
+    const { session } = found;
+    request.auth.session = session;
     request.auth.sessionKey = found.sessionKey;
-    request.auth.user = found.session.userId !== null && found.user?.isActive ? found.user : null;
-    if (now - found.session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
+    request.auth.user = session.userId !== null && found.user?.isActive ? found.user : null;
+    // USERSESSIONS_TRACK_ACTIVITY: a logged-in session follows its client's
+    // address and user agent at once, as the reference's middleware does.
+    const client = trackActivity && request.auth.user ? { ip: request.ip, userAgent: userAgentOf(request) } : null;
+    const moved = client !== null && (client.ip !== session.ip || client.userAgent !== session.userAgent);
+    if (!moved && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
     const expiresAt = now + sessionConfig.cookieAge * 1000;
-    return touchSession(deps.db, found.session.id, now, expiresAt).then(() => {
-      found.session.lastSeenAt = now;
-      found.session.expiresAt = expiresAt;
+    const touched = client ? touchSessionActivity(deps.db, session.id, now, expiresAt, client) : touchSession(deps.db, session.id, now, expiresAt);
+    return touched.then(() => {
+      session.lastSeenAt = now;
+      session.expiresAt = expiresAt;
+      if (client) Object.assign(session, client);
       request.auth.extended = true;
     });
   }
@@ -138,11 +146,16 @@ export function applySessionChange(request: FastifyRequest, reply: FastifyReply,
   }
 }
 
+/** The client's user agent as sessions store it (the column holds 512 characters). */
+function userAgentOf(request: FastifyRequest): string {
+  return (request.headers['user-agent'] ?? '').slice(0, 512);
+}
+
 export function requestContext(request: FastifyRequest, deps: Deps): RequestContext {
   return {
     client: request.auth.client,
     ip: request.ip,
-    userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
+    userAgent: userAgentOf(request),
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,

@@ -117,7 +117,8 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
           user_agent: s.userAgent,
           ip: s.ip,
           created_at: s.createdAt / 1000,
-          last_seen_at: s.lastSeenAt / 1000,
+          // As the reference: only tracked activity is worth showing.
+          ...(deps.config.userSessions.trackActivity ? { last_seen_at: s.lastSeenAt / 1000 } : {}),
           is_current: s.id === outcome.currentId,
         })),
       });

@@ -13,6 +13,9 @@ const ConfigResponse = Type.Object({
       password_reset_by_code_enabled: Type.Boolean(),
       authentication_method: Type.String({ description: 'Legacy: email, username or username_email.' }),
     }),
+    usersessions: Type.Object({
+      track_activity: Type.Boolean({ description: 'USERSESSIONS_TRACK_ACTIVITY: sessions keep their last IP, user agent and time, and the list shows `last_seen_at`.' }),
+    }),
   }),
 });
 
@@ -31,6 +34,9 @@ export function configBody(config: Config) {
         // The legacy setting knows no phone: a single email or username login keeps its name, anything else is username_email.
         authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
+      // The reference sends this group whenever its sessions app is on; its
+      // SPA reads it to show the Sessions page. GET /auth/sessions is always on here.
+      usersessions: { track_activity: config.userSessions.trackActivity },
     },
   };
 }
