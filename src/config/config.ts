@@ -71,6 +71,8 @@ export interface Config {
     usernameBlacklist: string[];
     preventEnumeration: boolean;
     reauthenticationTimeout: number;
+    /** ACCOUNT_REAUTHENTICATION_REQUIRED: email and phone changes need a recent password (or code) check. */
+    reauthenticationRequired: boolean;
     rateLimits: RateLimitConfig | false;
     phone: PhoneSettings;
     passwordReset: PasswordResetSettings;
@@ -217,6 +219,7 @@ export function loadConfig(env: Env): Config {
       usernameBlacklist: (readOptional(env, 'ACCOUNT_USERNAME_BLACKLIST') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
       preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
+      reauthenticationRequired: readBool(env, 'ACCOUNT_REAUTHENTICATION_REQUIRED', false),
       rateLimits,
       ...readPhoneSettings(env),
       ...readAccountManagement(env),

@@ -104,6 +104,14 @@ export async function dropFlow(deps: Deps, session: Session): Promise<void> {
   await updateSessionState(deps.db, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, session.flow);
 }
 
+/**
+ * ACCOUNT_REAUTHENTICATION_REQUIRED (off by default, as in the reference):
+ * whether a change of addresses or phone number must wait for a fresh check.
+ */
+export function mustReauthenticate(deps: Deps, session: Session, now: number): boolean {
+  return deps.config.account.reauthenticationRequired && !recentlyAuthenticated(deps, session, now);
+}
+
 /** True when the session's user proved who they are within the reauthentication timeout. */
 export function recentlyAuthenticated(deps: Deps, session: Session, now: number): boolean {
   const latest = Math.max(0, ...session.methods.map((m) => m.at));
