@@ -4,6 +4,7 @@ import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
+import { refuseControlCharacters } from './control-characters.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -72,6 +73,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     frameworkErrors: frameworkErrorHandler,
   });
   registerErrorHandling(app);
+  refuseControlCharacters(app);
   app.addHook('onRoute', tagCountedRoute);
   app.decorateRequest('outcome', null);
 
