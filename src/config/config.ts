@@ -47,7 +47,15 @@ export interface Config {
   sms: SmsSettings;
   clients: ClientKind[];
   frontendUrls: FrontendUrls;
-  session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
+  session: {
+    cookieAge: number;
+    /** SESSION_ABSOLUTE_LIFETIME: seconds from login after which a session ends however busy; 0 = none. */
+    absoluteLifetime: number;
+    cookieSecure: boolean;
+    cookieName: string;
+    csrfCookieName: string;
+    sameSite: 'lax' | 'strict' | 'none';
+  };
   /** USERSESSIONS_TRACK_ACTIVITY: keep each session's last IP, user agent and time, and list the time. */
   userSessions: { trackActivity: boolean };
   /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
@@ -109,6 +117,13 @@ function readFrontendUrls(env: Env): FrontendUrls {
     }
   }
   return urls;
+}
+
+/** Thirty days by default: a monthly login for someone active every day. */
+function readAbsoluteLifetime(env: Env): number {
+  const seconds = readInt(env, 'SESSION_ABSOLUTE_LIFETIME', 30 * 86400, { min: 0 });
+  if (seconds > 0 && seconds < 60) throw new ConfigError('SESSION_ABSOLUTE_LIFETIME: expected 0 (no limit) or at least 60 seconds');
+  return seconds;
 }
 
 function readDatabaseUrl(env: Env): string {
@@ -196,6 +211,7 @@ export function loadConfig(env: Env): Config {
     operations: readOperations(env, host),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
+      absoluteLifetime: readAbsoluteLifetime(env),
       cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),
       cookieName: readString(env, 'SESSION_COOKIE_NAME', 'sessionid'),
       csrfCookieName: readString(env, 'CSRF_COOKIE_NAME', 'csrftoken'),

@@ -10,6 +10,7 @@ import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
 import { secretRing, signer } from '../security/signing.js';
 import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
+import { expiryAfterUse, sessionStartedAt } from '../flows/session-ops.js';
 import type { LiveSession } from '../tokens/strategy.js';
 
 /** What the http layer knows about the caller, resolved once per request. */
@@ -94,7 +95,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     const client = trackActivity && request.auth.user ? { ip: request.ip, userAgent: userAgentOf(request) } : null;
     const moved = client !== null && (client.ip !== session.ip || client.userAgent !== session.userAgent);
     if (!moved && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
-    const expiresAt = now + sessionConfig.cookieAge * 1000;
+    const expiresAt = expiryAfterUse(deps.config, sessionStartedAt(session), now);
     const touched = client ? touchSessionActivity(deps.db, session.id, now, expiresAt, client) : touchSession(deps.db, session.id, now, expiresAt);
     return touched.then(() => {
       session.lastSeenAt = now;
@@ -114,7 +115,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       if (auth.cookieAfter === undefined && request.cookies[sessionConfig.cookieName] !== undefined) {
         reply.clearCookie(sessionConfig.cookieName, { path: '/' });
       } else if (auth.extended && auth.cookieAfter === request.cookies[sessionConfig.cookieName]) {
-        setSessionCookie(reply, deps, auth.cookieAfter!);
+        setSessionCookie(reply, deps, auth.cookieAfter!, auth.session?.expiresAt);
       }
       const binding = csrfBinding(auth.cookieAfter);
       const current = request.cookies[sessionConfig.csrfCookieName];
@@ -130,16 +131,23 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   }
 }
 
-function setSessionCookie(reply: FastifyReply, deps: Deps, key: string): void {
+/** The cookie lives as long as the session it names (SESSION_COOKIE_AGE when that is not known). */
+function setSessionCookie(reply: FastifyReply, deps: Deps, key: string, expiresAt: number | undefined): void {
   const { session } = deps.config;
-  reply.setCookie(session.cookieName, key, { path: '/', httpOnly: true, sameSite: session.sameSite, secure: session.cookieSecure, maxAge: session.cookieAge });
+  const maxAge = expiresAt === undefined ? session.cookieAge : Math.max(0, Math.ceil((expiresAt - deps.clock.now()) / 1000));
+  reply.setCookie(session.cookieName, key, { path: '/', httpOnly: true, sameSite: session.sameSite, secure: session.cookieSecure, maxAge });
 }
 
 /** Puts a new session key where a browser keeps it (app clients get it in meta). */
-export function applySessionChange(request: FastifyRequest, reply: FastifyReply, deps: Deps, change: { newSessionKey?: string; sessionEnded?: boolean }): void {
+export function applySessionChange(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: Deps,
+  change: { newSessionKey?: string; sessionEnded?: boolean; session?: Session | null },
+): void {
   if (request.auth.client !== 'browser') return;
   if (change.newSessionKey) {
-    setSessionCookie(reply, deps, change.newSessionKey);
+    setSessionCookie(reply, deps, change.newSessionKey, change.session?.expiresAt);
     request.auth.cookieAfter = change.newSessionKey;
   } else if (change.sessionEnded) {
     request.auth.cookieAfter = undefined;

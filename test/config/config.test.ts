@@ -110,6 +110,8 @@ describe('loadConfig', () => {
     ['ACCOUNT_SIGNUP_OPEN', { ACCOUNT_SIGNUP_OPEN: 'perhaps' }],
     ['ACCOUNT_PASSWORD_MIN_LENGTH', { ACCOUNT_PASSWORD_MIN_LENGTH: '0' }],
     ['SESSION_COOKIE_AGE', { SESSION_COOKIE_AGE: '1.5' }],
+    ['SESSION_ABSOLUTE_LIFETIME', { SESSION_ABSOLUTE_LIFETIME: '30' }],
+    ['SESSION_ABSOLUTE_LIFETIME', { SESSION_ABSOLUTE_LIFETIME: '-1' }],
     ['HEADLESS_CLIENTS', { HEADLESS_CLIENTS: 'browser,fax' }],
     ['HEADLESS_FRONTEND_URLS', { HEADLESS_FRONTEND_URLS: '[1,2]' }],
     ['HEADLESS_FRONTEND_URLS', { HEADLESS_FRONTEND_URLS: JSON.stringify({ account_confirm_email: 'https://app.example.com/verify?key={key}' }) }],
