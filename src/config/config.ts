@@ -9,6 +9,7 @@ import { readTokenSettings, type TokenSettings } from './tokens.js';
 import { readOperations, type OperationsSettings } from './operations.js';
 import { readSecretKeyFallbacks } from './secret-keys.js';
 import { checkProductionSettings } from './production.js';
+import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js';
 
 export { ConfigError };
 
@@ -62,6 +63,8 @@ export interface Config {
   tokens: TokenSettings;
   /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
   operations: OperationsSettings;
+  /** CORS_ALLOWED_ORIGINS and SECURE_HSTS_*. */
+  httpSecurity: HttpSecuritySettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -209,6 +212,7 @@ export function loadConfig(env: Env): Config {
     frontendUrls: readFrontendUrls(env),
     tokens: readTokenSettings(env),
     operations: readOperations(env, host),
+    httpSecurity: readHttpSecurity(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

@@ -5,6 +5,7 @@ import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
+import { registerCors } from './cross-origin.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -103,6 +104,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     done(null, payload);
   });
 
+  await registerCors(app, config.httpSecurity);
   await registerOpenApi(app, sharedSchemas);
   operationsRoutes(app, options.operations);
   for (const client of config.clients) {
