@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
@@ -22,7 +22,8 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/_service/openapi.json', dom_id: '#api', deepLinking: true });`;
 
-export async function registerOpenApi(app: FastifyInstance, shared: object[]): Promise<void> {
+/** `pagePolicy` gives the page the content security policy its assets need. */
+export async function registerOpenApi(app: FastifyInstance, shared: object[], pagePolicy: onRequestHookHandler): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -45,6 +46,6 @@ export async function registerOpenApi(app: FastifyInstance, shared: object[]): P
   await app.register(swaggerUi, { routePrefix: UI_PREFIX, staticCSP: true, uiConfig: { deepLinking: true } });
 
   app.get('/_service/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/_service/openapi.html', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  app.get('/_service/openapi.html', { schema: { hide: true }, onRequest: pagePolicy }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get(`${UI_PREFIX}/static/openapi-init.js`, { schema: { hide: true } }, async (_request, reply) => reply.type('application/javascript').send(INIT));
 }

@@ -6,6 +6,7 @@ import { registerClientAuth } from './client-auth.js';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
 import { registerCors } from './cross-origin.js';
+import { docsPolicy, registerSecurityHeaders } from './security-headers.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -105,7 +106,8 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   });
 
   await registerCors(app, config.httpSecurity);
-  await registerOpenApi(app, sharedSchemas);
+  registerSecurityHeaders(app, config.httpSecurity);
+  await registerOpenApi(app, sharedSchemas, docsPolicy(config.httpSecurity));
   operationsRoutes(app, options.operations);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
