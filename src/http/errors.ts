@@ -1,3 +1,5 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type HttpErrorCode } from './messages.js';
 import type { FieldError } from '../flows/outcome.js';
@@ -50,6 +52,39 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: HttpErrorCode }> 
  */
 export function frameworkErrorHandler(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(400).send(errorBody(400, [{ code: 'bad_request' }]));
+}
+
+/**
+ * HTTP that Node's parser refuses (bad chunked encoding, Content-Length
+ * beside Transfer-Encoding, an unknown method, oversized headers, a request
+ * that took too long) never reaches a route: the answer is written to the
+ * socket here, in the envelope, and the connection closed. As Node does, no
+ * answer is written over a response that has already begun.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code } =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? { status: 431, code: 'headers_too_large' as const }
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? { status: 408, code: 'request_timeout' as const }
+        : { status: 400, code: 'bad_request' as const };
+  this.log.debug({ err: { code: error.code }, status }, 'malformed request');
+  const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBody(status, [{ code }]));
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'cache-control: no-store',
+    'x-content-type-options: nosniff',
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
-import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
 import { registerCors } from './cross-origin.js';
 import { docsPolicy, registerSecurityHeaders } from './security-headers.js';
@@ -73,6 +73,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     return503OnClosing: false,
     forceCloseConnections: false,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   registerErrorHandling(app);
   refuseControlCharacters(app);
