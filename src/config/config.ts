@@ -10,6 +10,7 @@ import { readOperations, type OperationsSettings } from './operations.js';
 import { readSecretKeyFallbacks } from './secret-keys.js';
 import { checkProductionSettings } from './production.js';
 import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js';
+import { readDependencySettings, type DependencySettings } from './dependencies.js';
 
 export { ConfigError };
 
@@ -35,6 +36,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Timeouts for PostgreSQL and Redis, and the wait for them at start-up. */
+  dependencies: DependencySettings;
   /** Undefined only until the entry point resolves a development key. */
   secretKey: string;
   /** SECRET_KEY_FALLBACKS: older secrets that still verify and decrypt, never sign or encrypt. */
@@ -198,6 +201,7 @@ export function loadConfig(env: Env): Config {
     dataDir: readString(env, 'DATA_DIR', './data'),
     databaseUrl: readDatabaseUrl(env),
     redisUrl: readOptional(env, 'REDIS_URL'),
+    dependencies: readDependencySettings(env),
     secretKey,
     secretKeyFallbacks: readSecretKeyFallbacks(env),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, { min: 0, max: 10 }),

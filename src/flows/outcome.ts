@@ -36,7 +36,8 @@ export type ErrorCode =
   | 'cannot_remove_primary_email'
   | 'unverified_primary_email'
   | 'invalid_choice'
-  | 'invalid_token';
+  | 'invalid_token'
+  | 'service_unavailable';
 
 export interface FieldError {
   code: ErrorCode;
@@ -87,3 +88,5 @@ export const forbidden: Outcome = { kind: 'forbidden' };
 export const notAuthenticated: Outcome = { kind: 'not_authenticated' };
 export const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
 export const smsUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };
+/** The database or Redis did not answer (store/unavailable.ts): retry shortly. */
+export const serviceUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'service_unavailable' }] };

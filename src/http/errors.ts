@@ -2,7 +2,10 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type HttpErrorCode } from './messages.js';
-import type { FieldError } from '../flows/outcome.js';
+import { serviceUnavailable, type FieldError } from '../flows/outcome.js';
+import type { Deps } from '../flows/context.js';
+import { asUnavailable } from '../store/unavailable.js';
+import { send } from './render.js';
 
 // Every failure the framework raises becomes JSON in the envelope: bad JSON,
 // wrong content type, oversized bodies, schema violations, unknown routes,
@@ -87,7 +90,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
@@ -96,6 +99,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const unavailable = asUnavailable(error);
+    if (unavailable) {
+      request.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'dependency unavailable');
+      return send(deps, request, reply, serviceUnavailable);
+    }
     if (error.validation) {
       const body = errorBody(400, validationErrors(error.validation as AjvError[], error.validationContext));
       return reply.code(400).send(body);

@@ -51,6 +51,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   unverified_primary_email: 'You cannot set an unverified email address as primary.',
   invalid_choice: 'Select a valid choice.',
   invalid_token: 'The token is invalid or has expired.',
+  service_unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
   invalid_json: 'The request body is not valid JSON.',
   bad_request: 'The request could not be understood.',
   unsupported_media_type: 'Send the request body as application/json.',

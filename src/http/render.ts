@@ -10,6 +10,9 @@ import { errorBody } from './messages.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
+/** Retry-After of a 503 service_unavailable: the database or Redis reconnects within a few seconds. */
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
 export function userView(user: User) {
   return {
     id: user.id,
@@ -98,6 +101,8 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterSeconds))));
       return reply.code(429).send({ status: 429 });
     case 'unavailable':
+      // A dependency that did not answer is usually back within seconds.
+      if (outcome.errors.some((e) => e.code === 'service_unavailable')) reply.header('retry-after', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return reply.code(503).send(errorBody(503, outcome.errors));
     case 'tokens':
       return reply.code(200).send({ status: 200, data: outcome.tokens });

@@ -75,7 +75,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, deps);
   refuseControlCharacters(app);
   app.addHook('onRoute', tagCountedRoute);
   app.decorateRequest('outcome', null);
