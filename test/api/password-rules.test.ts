@@ -1,7 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pbkdf2Sync, randomBytes } from 'node:crypto';
-import { describeEachDatabase, type TestServer } from '../support/server.js';
+import { describeEachDatabase } from '../support/server.js';
+import { djangoPbkdf2, importUser } from '../support/imported-users.js';
 import { PASSWORD, assertError, uniqueEmail } from '../support/accounts.js';
 
 // Issue 13 item 13: a password of only spaces was accepted, the site's name
@@ -50,21 +50,3 @@ describeEachDatabase('regression: password rules and Unicode normalisation (issu
     assert.equal((await server().client('app').post('/auth/login', { email, password: COMPOSED })).status, 200);
   });
 });
-
-function djangoPbkdf2(password: string): string {
-  const salt = randomBytes(11).toString('hex');
-  return `pbkdf2_sha256$2000$${salt}$${pbkdf2Sync(password, salt, 2000, 32, 'sha256').toString('base64')}`;
-}
-
-/** A user as an import from Django writes it: a verified address and Django's hash. */
-async function importUser(server: TestServer, email: string, passwordHash: string): Promise<number> {
-  const db = server.app.deps.db;
-  const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({ username: null, username_lower: null, password_hash: passwordHash, created_at: now, password_changed_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db.insertInto('email_addresses').values({ user_id: user.id, email, email_lower: email.toLowerCase(), verified: 1, is_primary: 1, created_at: now }).execute();
-  return user.id;
-}

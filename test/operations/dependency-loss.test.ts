@@ -4,12 +4,13 @@ import { randomInt } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { ApiClient, type ApiResponse } from '../support/client.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import type { TestDatabase } from '../support/databases.js';
 import { startServerProcess, type ServerProcess } from '../support/process-server.js';
 import { REDIS_URL, serviceSkipReason } from '../support/services.js';
 import { TEST_SECRET } from '../support/server.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { startProxiedServices, type ProxiedServices } from '../support/proxied-services.js';
 import { PASSWORD, uniqueEmail } from '../support/accounts.js';
 
 // Issue 13 items 1, 3, 4 and 12: a server process on PostgreSQL and Redis,
@@ -26,21 +27,18 @@ const STATEMENT_TIMEOUT_MS = 1000;
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 describeUnlessSkipped('regression: the service survives losing PostgreSQL and Redis (issue 13 items 1, 3, 4, 12)', skip, () => {
+  let services: ProxiedServices;
   let database: TestDatabase;
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;
   let server: ServerProcess;
 
   before(async () => {
-    database = await createTestDatabase('postgres');
-    const pgUrl = new URL(database.url);
-    pgProxy = await startTcpProxy({ host: pgUrl.hostname, port: Number(pgUrl.port) });
-    const redisUrl = new URL(REDIS_URL);
-    redisProxy = await startTcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port) });
-    pgUrl.host = `127.0.0.1:${pgProxy.port}`;
+    services = await startProxiedServices();
+    ({ database, pgProxy, redisProxy } = services);
     server = await startServerProcess({
-      DATABASE_URL: pgUrl.toString(),
-      REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
+      DATABASE_URL: services.databaseUrl,
+      REDIS_URL: services.redisUrl,
       SECRET_KEY: TEST_SECRET,
       ACCOUNT_EMAIL_VERIFICATION: 'none',
       // The reference's limits, counted in Redis; each test logs in from an address of its own.
@@ -54,14 +52,9 @@ describeUnlessSkipped('regression: the service survives losing PostgreSQL and Re
     });
   });
   after(async () => {
-    pgProxy?.thaw();
-    pgProxy?.accept();
-    redisProxy?.thaw();
-    redisProxy?.accept();
+    services?.release();
     await server?.stop();
-    await pgProxy?.close();
-    await redisProxy?.close();
-    await database?.drop();
+    await services?.close();
   });
 
   /** An app client with an address of its own, and an account logged in. */

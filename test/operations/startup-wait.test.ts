@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startServerProcess } from '../support/process-server.js';
-import { REDIS_URL, serviceSkipReason } from '../support/services.js';
+import { serviceSkipReason } from '../support/services.js';
 import { TEST_SECRET } from '../support/server.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { startProxiedServices, type ProxiedServices } from '../support/proxied-services.js';
 
 // Issue 13 item 11: a start without a reachable database or Redis exited
 // with a raw stack trace. A start now retries for DEPENDENCY_WAIT_SECONDS
@@ -49,23 +49,21 @@ function runToExit(env: Record<string, string>): Promise<{ code: number | null; 
 }
 
 describeUnlessSkipped('regression: start-up waits for PostgreSQL and Redis, then says what failed (issue 13 item 11)', skip, () => {
-  let database: TestDatabase;
+  let services: ProxiedServices;
   let proxy: TcpProxy;
 
   before(async () => {
-    database = await createTestDatabase('postgres');
-    const url = new URL(database.url);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+    services = await startProxiedServices();
+    proxy = services.pgProxy;
   });
   after(async () => {
-    await proxy?.close();
-    await database?.drop();
+    services?.release();
+    await services?.close();
   });
 
   /** The test database through the proxy, with a password in the URL that must never be printed. */
   function proxiedUrl(): string {
-    const url = new URL(database.url);
-    url.host = `127.0.0.1:${proxy.port}`;
+    const url = new URL(services.databaseUrl);
     url.username = 'postgres';
     url.password = 'never-print-this-pw';
     return url.toString();
@@ -92,12 +90,11 @@ describeUnlessSkipped('regression: start-up waits for PostgreSQL and Redis, then
   });
 
   it('an unreachable Redis: the same, naming REDIS_URL', async () => {
-    const redis = new URL(REDIS_URL);
-    const redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port) });
+    const { redisProxy } = services;
     redisProxy.refuse();
     try {
       const { code, lines, stdout, stderr } = await runToExit({
-        DATABASE_URL: database.url,
+        DATABASE_URL: services.database.url,
         REDIS_URL: `redis://:never-print-this-pw@127.0.0.1:${redisProxy.port}`,
         DEPENDENCY_WAIT_SECONDS: '2',
       });
@@ -109,7 +106,7 @@ describeUnlessSkipped('regression: start-up waits for PostgreSQL and Redis, then
       assert.equal(last.target, `127.0.0.1:${redisProxy.port}`);
       assert.ok(!stdout.includes('never-print-this-pw'));
     } finally {
-      await redisProxy.close();
+      redisProxy.accept();
     }
   });
 
