@@ -31,7 +31,7 @@ export async function registerOpenApi(app: FastifyInstance, shared: object[], pa
         title: 'Headless Auth API',
         version: '1',
         description:
-          'A JSON API for signup, login, verification and sessions, wire-compatible with django-allauth headless clients. Browser clients (`/_service/browser/v1`) use the `sessionid` cookie and send the `csrftoken` cookie value in `X-CSRFToken` on unsafe methods. App clients (`/_service/app/v1`) send `X-Session-Token`. Every body is JSON: `{status, data?, meta?, errors?}`.',
+          'A JSON API for signup, login, verification and sessions, wire-compatible with django-allauth headless clients. Browser clients (`/_service/browser/v1`) use the `sessionid` cookie and send the `csrftoken` cookie value in `X-CSRFToken` on unsafe methods. App clients (`/_service/app/v1`) send `X-Session-Token`. Every body is JSON: `{status, data?, meta?, errors?}`. Besides the codes each operation lists: any request may answer 400 `invalid` (with `param`) for control characters in a text field, and 503 `service_unavailable` with `Retry-After` while the database or Redis does not answer.',
       },
       components: {
         securitySchemes: {
