@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config/config.js';
 import type { Clock, Deps } from './flows/context.js';
 import { closeDatabase, openDatabase, migrateToLatest, type Db } from './store/db.js';
+import { openRedis } from './store/redis.js';
+import { redisReady, untilReachable } from './store/reachable.js';
+import { asUnavailable } from './store/unavailable.js';
 import { RateLimiter } from './security/rate-limiter.js';
 import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
@@ -42,18 +44,23 @@ const systemClock: Clock = { now: () => Date.now() };
 /** Wires every dependency in one place and returns a ready, unstarted server. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const log = overrides.logger === false ? silentLogger() : (overrides.logger ?? createLogger(config.logLevel));
+  for (const warning of config.warnings) log.warn({ setting_warning: warning }, warning);
   configurePasswordHashing({ maxConcurrent: config.passwordHashingConcurrency });
   const metrics = config.operations.metrics.enabled ? createMetrics({ passwordHashes: passwordHashingLoad }) : disabledMetrics;
   // A bad token strategy or JWT key stops start-up before anything is opened.
   const createTokens = await prepareTokenStrategy(config);
-  const db: Db = openDatabase(config.databaseUrl, { onQuery: config.operations.metrics.enabled ? (seconds) => metrics.query(seconds) : undefined });
-  let redis: Redis | undefined;
+  const db: Db = openDatabase(config.databaseUrl, {
+    onQuery: config.operations.metrics.enabled ? (seconds) => metrics.query(seconds) : undefined,
+    timeouts: config.dependencies.database,
+    // PostgreSQL restarted, or a backend was terminated: the pool drops the connection and opens another when needed.
+    onConnectionLost: (error) => log.warn({ setting: 'DATABASE_URL', failure: error.code }, 'an idle database connection was lost'),
+  });
+  const redis = config.redisUrl ? openRedis(config.redisUrl, config.dependencies.redis, log) : undefined;
   try {
-    await migrateToLatest(db);
-    if (config.redisUrl) {
-      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      await redis.connect();
-    }
+    // The database and Redis may come up after the service: each gets the same while to answer.
+    const deadline = Date.now() + config.dependencies.startupWaitSeconds * 1000;
+    await untilReachable('DATABASE_URL', config.databaseUrl, () => migrateToLatest(db), deadline, log);
+    if (redis) await untilReachable('REDIS_URL', config.redisUrl!, () => redisReady(redis), deadline, log);
   } catch (error) {
     redis?.disconnect();
     await closeDatabase(db);
@@ -90,7 +97,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   // Flows log through the server's logger (with its bindings) once it exists.
   deps.log = http.log;
-  const stopSweeper = startSweeper(db, () => deps.clock.now(), (error) => http.log.error({ err: error }, 'sweeping expired records failed'));
+  const stopSweeper = startSweeper(db, () => deps.clock.now(), (error) => {
+    const unavailable = asUnavailable(error);
+    if (unavailable) http.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'sweeping expired records failed; next round later');
+    else http.log.error({ err: error }, 'sweeping expired records failed');
+  });
   return {
     http,
     deps,

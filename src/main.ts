@@ -2,6 +2,7 @@ import { configFromEnvironment, exitOnConfigError } from './config/from-environm
 import { ConfigError } from './config/config.js';
 import { buildApp, type App } from './app.js';
 import { createLogger, captureProcessOutput } from './observability/logger.js';
+import { StartupError } from './store/reachable.js';
 
 const config = configFromEnvironment();
 const log = createLogger(config.logLevel);
@@ -14,7 +15,13 @@ try {
   // Settings checked while wiring (a token strategy module, a JWT key) fail
   // as plainly as those read from the environment.
   if (error instanceof ConfigError) exitOnConfigError(error);
-  throw error;
+  // A database or Redis that stayed unreachable: one line naming the setting, no stack.
+  if (error instanceof StartupError) {
+    log.fatal({ setting: error.setting, target: error.target, failure: error.failure }, `Cannot start: ${error.message}`);
+    process.exit(1);
+  }
+  log.fatal({ err: error }, 'Cannot start');
+  process.exit(1);
 }
 let closing = false;
 async function shutdown(signal: string): Promise<void> {

@@ -10,6 +10,8 @@ import { readOperations, type OperationsSettings } from './operations.js';
 import { readSecretKeyFallbacks } from './secret-keys.js';
 import { checkProductionSettings } from './production.js';
 import { readSocialSettings, type SocialSettings } from './social.js';
+import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js';
+import { readDependencySettings, type DependencySettings } from './dependencies.js';
 
 export { ConfigError };
 
@@ -29,12 +31,16 @@ export interface FrontendUrls {
 
 export interface Config {
   production: boolean;
+  /** Settings that load but probably do not mean what was intended: logged at start-up. */
+  warnings: string[];
   host: string;
   port: number;
   logLevel: string;
   dataDir: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Timeouts for PostgreSQL and Redis, and the wait for them at start-up. */
+  dependencies: DependencySettings;
   /** Undefined only until the entry point resolves a development key. */
   secretKey: string;
   /** SECRET_KEY_FALLBACKS: older secrets that still verify and decrypt, never sign or encrypt. */
@@ -48,13 +54,25 @@ export interface Config {
   sms: SmsSettings;
   clients: ClientKind[];
   frontendUrls: FrontendUrls;
-  session: { cookieAge: number; cookieSecure: boolean; cookieName: string; csrfCookieName: string; sameSite: 'lax' | 'strict' | 'none' };
+  session: {
+    cookieAge: number;
+    /** SESSION_ABSOLUTE_LIFETIME: seconds from login after which a session ends however busy; 0 = none. */
+    absoluteLifetime: number;
+    cookieSecure: boolean;
+    cookieName: string;
+    csrfCookieName: string;
+    sameSite: 'lax' | 'strict' | 'none';
+  };
+  /** USERSESSIONS_TRACK_ACTIVITY: keep each session's last IP, user agent and time, and list the time. */
+  userSessions: { trackActivity: boolean };
   /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
   tokens: TokenSettings;
   /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
   operations: OperationsSettings;
   /** Social login: SOCIALACCOUNT_* and the providers. */
   social: SocialSettings;
+  /** CORS_ALLOWED_ORIGINS and SECURE_HSTS_*. */
+  httpSecurity: HttpSecuritySettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -72,6 +90,8 @@ export interface Config {
     usernameBlacklist: string[];
     preventEnumeration: boolean;
     reauthenticationTimeout: number;
+    /** ACCOUNT_REAUTHENTICATION_REQUIRED: email and phone changes need a recent password (or code) check. */
+    reauthenticationRequired: boolean;
     rateLimits: RateLimitConfig | false;
     phone: PhoneSettings;
     passwordReset: PasswordResetSettings;
@@ -109,6 +129,13 @@ function readFrontendUrls(env: Env): FrontendUrls {
     }
   }
   return urls;
+}
+
+/** Thirty days by default: a monthly login for someone active every day. */
+function readAbsoluteLifetime(env: Env): number {
+  const seconds = readInt(env, 'SESSION_ABSOLUTE_LIFETIME', 30 * 86400, { min: 0 });
+  if (seconds > 0 && seconds < 60) throw new ConfigError('SESSION_ABSOLUTE_LIFETIME: expected 0 (no limit) or at least 60 seconds');
+  return seconds;
 }
 
 function readDatabaseUrl(env: Env): string {
@@ -158,10 +185,11 @@ export function loadConfig(env: Env): Config {
 
   const loginMethods = readList<LoginMethod>(env, 'ACCOUNT_LOGIN_METHODS', ['email', 'username', 'phone'], ['email']);
   const signupFields = parseSignupFields(readString(env, 'ACCOUNT_SIGNUP_FIELDS', 'email*,password1*'));
-  for (const method of loginMethods) {
-    if (!signupFields[method]?.required) {
-      throw new ConfigError(`ACCOUNT_SIGNUP_FIELDS: login method "${method}" needs the field "${method}*" (required) at signup`);
-    }
+  const warnings: string[] = [];
+  // As the reference's check account.W001: a warning, and only when no login
+  // method is a required field (one may sign up by email and add a phone later).
+  if (!loginMethods.some((method) => signupFields[method]?.required)) {
+    warnings.push(`ACCOUNT_LOGIN_METHODS conflicts with ACCOUNT_SIGNUP_FIELDS: none of ${loginMethods.join(', ')} is a required signup field, so new accounts may have nothing to log in with`);
   }
   const emailVerification = readEnum<EmailVerification>(env, 'ACCOUNT_EMAIL_VERIFICATION', ['none', 'optional', 'mandatory'], 'optional');
   if (emailVerification === 'mandatory' && !signupFields.email?.required) {
@@ -173,12 +201,14 @@ export function loadConfig(env: Env): Config {
 
   return {
     production,
+    warnings,
     host,
     port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     dataDir: readString(env, 'DATA_DIR', './data'),
     databaseUrl: readDatabaseUrl(env),
     redisUrl: readOptional(env, 'REDIS_URL'),
+    dependencies: readDependencySettings(env),
     secretKey,
     secretKeyFallbacks: readSecretKeyFallbacks(env),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, { min: 0, max: 10 }),
@@ -194,13 +224,16 @@ export function loadConfig(env: Env): Config {
     tokens: readTokenSettings(env),
     operations: readOperations(env, host),
     social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
+    httpSecurity: readHttpSecurity(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
+      absoluteLifetime: readAbsoluteLifetime(env),
       cookieSecure: readBool(env, 'SESSION_COOKIE_SECURE', production),
       cookieName: readString(env, 'SESSION_COOKIE_NAME', 'sessionid'),
       csrfCookieName: readString(env, 'CSRF_COOKIE_NAME', 'csrftoken'),
       sameSite: readEnum(env, 'SESSION_COOKIE_SAMESITE', ['lax', 'strict', 'none'], 'lax'),
     },
+    userSessions: { trackActivity: readBool(env, 'USERSESSIONS_TRACK_ACTIVITY', false) },
     account: {
       loginMethods,
       signupFields,
@@ -218,6 +251,7 @@ export function loadConfig(env: Env): Config {
       usernameBlacklist: (readOptional(env, 'ACCOUNT_USERNAME_BLACKLIST') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
       preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
+      reauthenticationRequired: readBool(env, 'ACCOUNT_REAUTHENTICATION_REQUIRED', false),
       rateLimits,
       ...readPhoneSettings(env),
       ...accountManagement,

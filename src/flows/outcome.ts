@@ -44,7 +44,8 @@ export type ErrorCode =
   | 'connected_other'
   | 'no_password'
   | 'no_verified_email'
-  | 'disconnect_last';
+  | 'disconnect_last'
+  | 'service_unavailable';
 
 export interface FieldError {
   code: ErrorCode;
@@ -107,3 +108,5 @@ export const forbidden: Outcome = { kind: 'forbidden' };
 export const notAuthenticated: Outcome = { kind: 'not_authenticated' };
 export const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
 export const smsUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };
+/** The database or Redis did not answer (store/unavailable.ts): retry shortly. */
+export const serviceUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'service_unavailable' }] };

@@ -6,14 +6,33 @@ import { hashSecret, randomKey } from '../security/secrets.js';
 import { deleteSession, insertSession, updateSessionState } from '../store/sessions.js';
 import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
+import type { Config } from '../config/config.js';
 
 // Session transitions shared by the flows. A login always issues a fresh key
 // (session fixation), keeping the row so the session keeps its id.
 
 export const nowSeconds = (ms: number): number => ms / 1000;
 
+/** A session that begins now (a login, a pending flow) ends at this time unless used again. */
 function expiry(deps: Deps, now: number): number {
-  return now + deps.config.session.cookieAge * 1000;
+  return expiryAfterUse(deps.config, now, now);
+}
+
+/**
+ * A session lives SESSION_COOKIE_AGE past its latest use (sliding), but never
+ * past SESSION_ABSOLUTE_LIFETIME from when its login began: a stolen cookie
+ * or token kept busy still dies then.
+ */
+export function expiryAfterUse(config: Config, startedAt: number, now: number): number {
+  const sliding = now + config.session.cookieAge * 1000;
+  const absolute = config.session.absoluteLifetime;
+  return absolute === 0 ? sliding : Math.min(sliding, startedAt + absolute * 1000);
+}
+
+/** When the session's login began (its first method), or, while anonymous, when it was made. */
+export function sessionStartedAt(session: Session): number {
+  const first = session.methods[0];
+  return first ? first.at * 1000 : session.createdAt;
 }
 
 /** Stores a pending flow for an anonymous visitor, creating a session if needed. */
@@ -102,6 +121,14 @@ export async function endSession(deps: Deps, ctx: RequestContext): Promise<AuthS
 /** Drops the pending flow (expired or out of attempts), keeping the session. */
 export async function dropFlow(deps: Deps, session: Session): Promise<void> {
   await updateSessionState(deps.db, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, session.flow);
+}
+
+/**
+ * ACCOUNT_REAUTHENTICATION_REQUIRED (off by default, as in the reference):
+ * whether a change of addresses or phone number must wait for a fresh check.
+ */
+export function mustReauthenticate(deps: Deps, session: Session, now: number): boolean {
+  return deps.config.account.reauthenticationRequired && !recentlyAuthenticated(deps, session, now);
 }
 
 /** True when the session's user proved who they are within the reauthentication timeout. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { FieldError } from './outcome.js';
 import { checkPassword } from '../security/password-policy.js';
+import { normalizePassword } from '../security/passwords.js';
 
 // Field rules beyond what the JSON schema can say (types and presence of
 // always-required fields are checked by the http layer's schemas).
@@ -32,9 +33,13 @@ export function usernameError(config: Config, username: string): FieldError | nu
   return null;
 }
 
+/** The rules for a new password, checked on the form it is stored in (see normalizePassword). */
 export function passwordErrors(config: Config, password: string, param: string, userAttributes: Array<string | null | undefined>): FieldError[] {
-  return checkPassword(password, {
+  // Only spaces is no password at all, as a form that strips its fields sees it.
+  if (password.trim() === '') return [{ code: 'required', param }];
+  return checkPassword(normalizePassword(password), {
     minLength: config.account.passwordMinLength,
     userAttributes: userAttributes.filter((a): a is string => !!a),
+    siteName: config.siteName,
   }).map((p) => ({ code: p.code, param, message: p.message }));
 }

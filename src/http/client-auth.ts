@@ -3,13 +3,14 @@ import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { findLiveSession, touchSession } from '../store/sessions.js';
+import { findLiveSession, touchSession, touchSessionActivity } from '../store/sessions.js';
 import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
 import { secretRing, signer } from '../security/signing.js';
 import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
+import { expiryAfterUse, sessionStartedAt } from '../flows/session-ops.js';
 import type { LiveSession } from '../tokens/strategy.js';
 
 /** What the http layer knows about the caller, resolved once per request. */
@@ -59,6 +60,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function registerClientAuth(app: FastifyInstance, deps: Deps, client: ClientKind): void {
   const { session: sessionConfig } = deps.config;
+  const { trackActivity } = deps.config.userSessions;
   const csrf = signer(secretRing(deps.config), 'csrf');
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
@@ -109,14 +111,21 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   }
 
   function adopt(request: FastifyRequest, found: LiveSession, now: number): MaybePromise<void> {
-    request.auth.session = found.session;
+    const { session } = found;
+    request.auth.session = session;
     request.auth.sessionKey = found.sessionKey;
-    request.auth.user = found.session.userId !== null && found.user?.isActive ? found.user : null;
-    if (now - found.session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
-    const expiresAt = now + sessionConfig.cookieAge * 1000;
-    return touchSession(deps.db, found.session.id, now, expiresAt).then(() => {
-      found.session.lastSeenAt = now;
-      found.session.expiresAt = expiresAt;
+    request.auth.user = session.userId !== null && found.user?.isActive ? found.user : null;
+    // USERSESSIONS_TRACK_ACTIVITY: a logged-in session follows its client's
+    // address and user agent at once, as the reference's middleware does.
+    const client = trackActivity && request.auth.user ? { ip: request.ip, userAgent: userAgentOf(request) } : null;
+    const moved = client !== null && (client.ip !== session.ip || client.userAgent !== session.userAgent);
+    if (!moved && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
+    const expiresAt = expiryAfterUse(deps.config, sessionStartedAt(session), now);
+    const touched = client ? touchSessionActivity(deps.db, session.id, now, expiresAt, client) : touchSession(deps.db, session.id, now, expiresAt);
+    return touched.then(() => {
+      session.lastSeenAt = now;
+      session.expiresAt = expiresAt;
+      if (client) Object.assign(session, client);
       request.auth.extended = true;
     });
   }
@@ -131,7 +140,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       if (auth.cookieAfter === undefined && request.cookies[sessionConfig.cookieName] !== undefined) {
         reply.clearCookie(sessionConfig.cookieName, { path: '/' });
       } else if (auth.extended && auth.cookieAfter === request.cookies[sessionConfig.cookieName]) {
-        setSessionCookie(reply, deps, auth.cookieAfter!);
+        setSessionCookie(reply, deps, auth.cookieAfter!, auth.session?.expiresAt);
       }
       const binding = csrfBinding(auth.cookieAfter);
       const current = request.cookies[sessionConfig.csrfCookieName];
@@ -147,27 +156,39 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   }
 }
 
-function setSessionCookie(reply: FastifyReply, deps: Deps, key: string): void {
+/** The cookie lives as long as the session it names (SESSION_COOKIE_AGE when that is not known). */
+function setSessionCookie(reply: FastifyReply, deps: Deps, key: string, expiresAt: number | undefined): void {
   const { session } = deps.config;
-  reply.setCookie(session.cookieName, key, { path: '/', httpOnly: true, sameSite: session.sameSite, secure: session.cookieSecure, maxAge: session.cookieAge });
+  const maxAge = expiresAt === undefined ? session.cookieAge : Math.max(0, Math.ceil((expiresAt - deps.clock.now()) / 1000));
+  reply.setCookie(session.cookieName, key, { path: '/', httpOnly: true, sameSite: session.sameSite, secure: session.cookieSecure, maxAge });
 }
 
 /** Puts a new session key where a browser keeps it (app clients get it in meta). */
-export function applySessionChange(request: FastifyRequest, reply: FastifyReply, deps: Deps, change: { newSessionKey?: string; sessionEnded?: boolean }): void {
+export function applySessionChange(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: Deps,
+  change: { newSessionKey?: string; sessionEnded?: boolean; session?: Session | null },
+): void {
   if (request.auth.client !== 'browser') return;
   if (change.newSessionKey) {
-    setSessionCookie(reply, deps, change.newSessionKey);
+    setSessionCookie(reply, deps, change.newSessionKey, change.session?.expiresAt);
     request.auth.cookieAfter = change.newSessionKey;
   } else if (change.sessionEnded) {
     request.auth.cookieAfter = undefined;
   }
 }
 
+/** The client's user agent as sessions store it (the column holds 512 characters). */
+function userAgentOf(request: FastifyRequest): string {
+  return (request.headers['user-agent'] ?? '').slice(0, 512);
+}
+
 export function requestContext(request: FastifyRequest, deps: Deps): RequestContext {
   return {
     client: request.auth.client,
     ip: request.ip,
-    userAgent: (request.headers['user-agent'] ?? '').slice(0, 512),
+    userAgent: userAgentOf(request),
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,

@@ -1,6 +1,11 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type HttpErrorCode } from './messages.js';
-import type { FieldError } from '../flows/outcome.js';
+import { serviceUnavailable, type FieldError } from '../flows/outcome.js';
+import type { Deps } from '../flows/context.js';
+import { asUnavailable } from '../store/unavailable.js';
+import { send } from './render.js';
 
 // Every failure the framework raises becomes JSON in the envelope: bad JSON,
 // wrong content type, oversized bodies, schema violations, unknown routes,
@@ -52,7 +57,40 @@ export function frameworkErrorHandler(_error: FastifyError, _request: FastifyReq
   void reply.code(400).send(errorBody(400, [{ code: 'bad_request' }]));
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * HTTP that Node's parser refuses (bad chunked encoding, Content-Length
+ * beside Transfer-Encoding, an unknown method, oversized headers, a request
+ * that took too long) never reaches a route: the answer is written to the
+ * socket here, in the envelope, and the connection closed. As Node does, no
+ * answer is written over a response that has already begun.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code } =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? { status: 431, code: 'headers_too_large' as const }
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? { status: 408, code: 'request_timeout' as const }
+        : { status: 400, code: 'bad_request' as const };
+  this.log.debug({ err: { code: error.code }, status }, 'malformed request');
+  const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (!socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBody(status, [{ code }]));
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'cache-control: no-store',
+    'x-content-type-options: nosniff',
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+}
+
+export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
@@ -61,6 +99,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const unavailable = asUnavailable(error);
+    if (unavailable) {
+      request.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'dependency unavailable');
+      return send(deps, request, reply, serviceUnavailable);
+    }
     if (error.validation) {
       const body = errorBody(400, validationErrors(error.validation as AjvError[], error.validationContext));
       return reply.code(400).send(body);

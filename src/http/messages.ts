@@ -6,6 +6,8 @@ export type HttpErrorCode =
   | 'bad_request'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'headers_too_large'
+  | 'request_timeout'
   | 'not_found'
   | 'method_not_allowed'
   | 'csrf_failed'
@@ -56,10 +58,13 @@ const MESSAGES: Record<WireErrorCode, string> = {
   no_password: 'Set a password before disconnecting the last provider account.',
   no_verified_email: 'Verify an email address before disconnecting the last provider account.',
   disconnect_last: 'The last provider account cannot be disconnected.',
+  service_unavailable: 'The service is briefly unavailable. Please try again in a few seconds.',
   invalid_json: 'The request body is not valid JSON.',
   bad_request: 'The request could not be understood.',
   unsupported_media_type: 'Send the request body as application/json.',
   payload_too_large: 'The request body is too large.',
+  headers_too_large: 'The request headers are too large.',
+  request_timeout: 'The request took too long to arrive.',
   not_found: 'Not found.',
   method_not_allowed: 'Method not allowed.',
   csrf_failed: 'CSRF token missing or incorrect. Send the csrftoken cookie value in the X-CSRFToken header.',

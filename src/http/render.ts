@@ -11,6 +11,9 @@ import { socialFlows } from '../social/views.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
+/** Retry-After of a 503 service_unavailable: the database or Redis reconnects within a few seconds. */
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
 export function userView(user: User) {
   return {
     id: user.id,
@@ -100,6 +103,8 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterSeconds))));
       return reply.code(429).send({ status: 429 });
     case 'unavailable':
+      // A dependency that did not answer is usually back within seconds.
+      if (outcome.errors.some((e) => e.code === 'service_unavailable')) reply.header('retry-after', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
       return reply.code(503).send(errorBody(503, outcome.errors));
     case 'tokens':
       return reply.code(200).send({ status: 200, data: outcome.tokens });
@@ -119,7 +124,8 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
           user_agent: s.userAgent,
           ip: s.ip,
           created_at: s.createdAt / 1000,
-          last_seen_at: s.lastSeenAt / 1000,
+          // As the reference: only tracked activity is worth showing.
+          ...(deps.config.userSessions.trackActivity ? { last_seen_at: s.lastSeenAt / 1000 } : {}),
           is_current: s.id === outcome.currentId,
         })),
       });

@@ -25,8 +25,12 @@ export class RequestObserver extends LogController {
     this.#metrics = metrics;
   }
 
-  // Fastify's own request lines carry the URL; ours replace them.
-  override incomingRequest(): void {}
+  // Fastify's own request lines carry the URL; ours replace them. At trace
+  // level a request is also logged as it arrives (routed, body not yet read),
+  // to see what a process was doing when it stopped.
+  override incomingRequest(request: FastifyRequest): void {
+    if (request.log.level === 'trace') request.log.trace({ method: request.method, route: request.routeOptions.url ?? 'unmatched' }, 'request received');
+  }
   override routeNotFound(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {

@@ -3,7 +3,10 @@ import cookie from '@fastify/cookie';
 import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
-import { frameworkErrorHandler, registerErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
+import { refuseControlCharacters } from './control-characters.js';
+import { registerCors } from './cross-origin.js';
+import { docsPolicy, registerSecurityHeaders } from './security-headers.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -76,8 +79,10 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     return503OnClosing: false,
     forceCloseConnections: false,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, deps);
+  refuseControlCharacters(app);
   app.addHook('onRoute', tagCountedRoute);
   app.decorateRequest('outcome', null);
 
@@ -107,7 +112,9 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     done(null, payload);
   });
 
-  await registerOpenApi(app, sharedSchemas);
+  await registerCors(app, config.httpSecurity);
+  registerSecurityHeaders(app, config.httpSecurity);
+  await registerOpenApi(app, sharedSchemas, docsPolicy(config.httpSecurity));
   operationsRoutes(app, options.operations);
   await socialCallbackRoutes(app, deps);
   for (const client of config.clients) {

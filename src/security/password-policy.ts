@@ -17,6 +17,8 @@ export interface PasswordPolicy {
   minLength: number;
   // Values the password must not resemble: username, email, its local part, names.
   userAttributes?: string[];
+  // The site's own name (SITE_NAME): the first word an attacker tries there.
+  siteName?: string;
 }
 
 // Django's UserAttributeSimilarityValidator default.
@@ -42,6 +44,8 @@ export function checkPassword(password: string, policy: PasswordPolicy): Passwor
   }
   if (isCommonPassword(password)) {
     problems.push({ code: 'password_too_common', message: 'This password is too common.' });
+  } else if (policy.siteName && isTooSimilar(password, [policy.siteName, policy.siteName.replace(/\s+/g, '')])) {
+    problems.push({ code: 'password_too_common', message: "This password is too easy to guess: it resembles the site's name." });
   }
   // Python's str.isdigit(), which Django uses, also accepts non-ASCII decimal digits.
   if (/^\p{Nd}+$/u.test(password)) {

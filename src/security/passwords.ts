@@ -66,8 +66,18 @@ export function passwordHashingLoad(): { running: number; queued: number } {
   return { running: hashingSlots.running, queued: hashingSlots.queued };
 }
 
+/**
+ * Passwords this server stores are hashed in NFKC form, so the same text
+ * verifies however a keyboard or system composed it (a precomposed or a
+ * decomposed accent, full-width letters). Imported hashes were made by
+ * Django from the text as typed, and are checked against it unchanged.
+ */
+export function normalizePassword(password: string): string {
+  return password.normalize('NFKC');
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hashingSlots.run(() => argon2.hash(password, ARGON2_OPTIONS));
+  return hashingSlots.run(() => argon2.hash(normalizePassword(password), ARGON2_OPTIONS));
 }
 
 // Never throws: anything malformed is a failed verification.
@@ -76,7 +86,7 @@ export async function verifyPassword(password: string, stored: string | null): P
   // land here.
   const check = stored === null ? undefined : pickCheck(password, stored);
   if (check === undefined) {
-    await hashingSlots.run(() => argon2.verify(DUMMY_HASH, password)).catch(() => false);
+    await hashingSlots.run(() => argon2.verify(DUMMY_HASH, normalizePassword(password))).catch(() => false);
     return REJECTED;
   }
   try {
@@ -112,7 +122,7 @@ function imported(check: () => Promise<boolean>): () => Promise<PasswordVerdict>
 async function checkOwnArgon2(password: string, stored: string): Promise<PasswordVerdict> {
   const current = stored.startsWith(CURRENT_ARGON2_PREFIX);
   if (!current && !argon2WithinBounds(stored)) return REJECTED;
-  if (!(await argon2.verify(stored, password))) return REJECTED;
+  if (!(await argon2.verify(stored, normalizePassword(password)))) return REJECTED;
   return { ok: true, needsRehash: !current };
 }
 

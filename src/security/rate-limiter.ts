@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from './rate-limit-rules.js';
+import { DependencyUnavailable, failureOf } from '../store/unavailable.js';
 
 /** Redis lets several processes share the counters; the client stays owned by the caller. */
 export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis; prefix?: string };
@@ -60,7 +61,8 @@ export class RateLimiter {
   /**
    * Spends points on every rule of the action. As in the reference, each rule
    * counts independently: a request refused by one rule still spends on the
-   * others. Rejects only when the store fails, never to let a request through.
+   * others. Rejects (DependencyUnavailable) only when the store fails: a limit
+   * that cannot be read never lets a request through.
    */
   async consume(action: Action, subject: RateLimitSubject, points = 1): Promise<RateLimitResult> {
     if (!Number.isSafeInteger(points) || points < 1) throw new RangeError(`points must be a positive integer, got ${points}`);
@@ -195,6 +197,11 @@ end
 return 0
 `;
 
+/** Every failure of a Redis call is Redis's: down, frozen (command timeout) or refusing. */
+function redisFailure(error: unknown): DependencyUnavailable {
+  return new DependencyUnavailable('redis', failureOf(error, 'not answering'), { cause: error });
+}
+
 function redisCounter(client: Redis, keyPrefix: string, rule: RateLimitRule): RuleCounter {
   const limiter = new RateLimiterRedis({
     storeClient: client,
@@ -214,14 +221,14 @@ function redisCounter(client: Redis, keyPrefix: string, rule: RateLimitRule): Ru
       } catch (rejection) {
         // Over the limit rejects with a RateLimiterRes; anything else is a store failure.
         if (rejection instanceof RateLimiterRes) return rejection.msBeforeNext;
-        throw rejection;
+        throw redisFailure(rejection);
       }
     },
     async refund(subject) {
-      await client.eval(REFUND_SCRIPT, 1, limiter.getKey(subject));
+      await client.eval(REFUND_SCRIPT, 1, limiter.getKey(subject)).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
     async delete(subject) {
-      await limiter.delete(subject);
+      await limiter.delete(subject).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
   };
 }

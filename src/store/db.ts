@@ -20,6 +20,8 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { resilientPool } from './pg-pool.js';
+import type { DependencyUnavailable } from './unavailable.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -63,7 +65,13 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called with the duration of every query, in seconds (for metrics). */
   onQuery?: (seconds: number) => void;
+  /** PostgreSQL: deadlines for connecting and for each statement (DATABASE_*_TIMEOUT_MS). */
+  timeouts?: { connectTimeoutMs: number; statementTimeoutMs: number };
+  /** PostgreSQL: an idle connection was lost (and dropped); for the log. */
+  onConnectionLost?: (error: DependencyUnavailable) => void;
 }
+
+const DEFAULT_TIMEOUTS = { connectTimeoutMs: 5000, statementTimeoutMs: 5000 };
 
 export function openDatabase(url: string, opts: DatabaseOptions = {}): Db {
   const db = connect(url, opts);
@@ -108,11 +116,14 @@ function connect(url: string, opts: DatabaseOptions): Db {
   const types = {
     getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)),
   };
-  return new Kysely<Database>({
-    plugins,
-    log,
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types }) }),
+  const pool = resilientPool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    types,
+    ...(opts.timeouts ?? DEFAULT_TIMEOUTS),
+    onError: opts.onConnectionLost ?? (() => {}),
   });
+  return new Kysely<Database>({ plugins, log, dialect: new PostgresDialect({ pool }) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Conn } from './db.js';
 
-export type KeyPurpose = 'email_verification' | 'password_reset';
+export type KeyPurpose = 'email_verification';
 
 export interface OneTimeKey {
   id: number;
@@ -65,15 +65,4 @@ export async function spendKey(conn: Conn, id: number, now: number): Promise<boo
 
 export async function deleteExpiredKeys(conn: Conn, now: number): Promise<void> {
   await conn.deleteFrom('one_time_keys').where('expires_at', '<=', now).execute();
-}
-
-/** Spends every open key of a purpose for a user, e.g. all reset links once one was used. */
-export async function spendUserKeys(conn: Conn, userId: number, purpose: KeyPurpose, now: number): Promise<void> {
-  await conn
-    .updateTable('one_time_keys')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .execute();
 }

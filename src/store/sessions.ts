@@ -205,6 +205,11 @@ export async function touchSession(conn: Conn, id: number, now: number, expiresA
   await touchSessionRow(conn, id, now, expiresAt);
 }
 
+/** USERSESSIONS_TRACK_ACTIVITY: a touch that also records where the session was used from. */
+export async function touchSessionActivity(conn: Conn, id: number, now: number, expiresAt: number, client: { ip: string; userAgent: string }): Promise<void> {
+  await conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt, ip: client.ip, user_agent: client.userAgent }).where('id', '=', id).execute();
+}
+
 export async function deleteSession(conn: Conn, id: number): Promise<void> {
   await conn.deleteFrom('sessions').where('id', '=', id).execute();
 }

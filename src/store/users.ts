@@ -90,6 +90,15 @@ export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: numb
     )
     .executeTakeFirst();
   if (taken) return null;
+  return insertUser(tx, input);
+}
+
+/**
+ * Inserts the user and its primary address without looking first: the
+ * unique indexes decide, and when either is taken nothing is left behind
+ * and null comes back. Taken or not, the same statements run.
+ */
+export async function insertUser(tx: Tx, input: NewUser): Promise<{ userId: number; emailAddressId: number | null } | null> {
   const user = await tx
     .insertInto('users')
     .values({
@@ -99,8 +108,8 @@ export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: numb
       created_at: input.now,
       password_changed_at: input.now,
     })
-    // The check above cannot see a concurrent signup that has not committed;
-    // on PostgreSQL the unique index then makes this insert wait for it, and
+    // A concurrent signup that has not committed is invisible to any check;
+    // on PostgreSQL the unique index makes this insert wait for it, and
     // DO NOTHING turns its win into "taken" instead of an exception.
     .onConflict((oc) => oc.doNothing())
     .returning('id')
@@ -146,6 +155,20 @@ export async function setPasswordHash(conn: Conn, userId: number, hash: string |
  */
 export async function lockUser(tx: Tx, userId: number): Promise<void> {
   await tx.updateTable('users').set((eb) => ({ is_active: eb.ref('is_active') })).where('id', '=', userId).execute();
+}
+
+/**
+ * Sets a new password only if the stored one is still the one last changed
+ * at `changedAt`: of parallel resets with one key, exactly one wins.
+ */
+export async function replacePasswordHash(conn: Conn, userId: number, hash: string, now: number, changedAt: number): Promise<boolean> {
+  const result = await conn
+    .updateTable('users')
+    .set({ password_hash: hash, password_changed_at: now })
+    .where('id', '=', userId)
+    .where('password_changed_at', '=', changedAt)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 const recordLoginRow = prepared((conn: Conn, userId: number, now: number) => conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId));

@@ -49,21 +49,6 @@ describeEachDatabase('email management', { ACCOUNT_EMAIL_VERIFICATION: 'optional
     assert.equal((await app.put('/account/email', { email: uniqueEmail() })).status, 401);
   });
 
-  it('asks for reauthentication when the login is not recent', async () => {
-    const { client } = await verifiedUser(server(), 'browser');
-    server().clock.advance(301_000);
-    const extra = uniqueEmail('late');
-    for (const attempt of [() => client.post('/account/email', { email: extra }), () => client.patch('/account/email', { email: extra, primary: true }), () => client.delete('/account/email', { email: extra })]) {
-      const response = await attempt();
-      assert.equal(response.status, 401);
-      assert.equal(response.body.meta.is_authenticated, true);
-      assert.deepEqual(response.body.data.flows, [{ id: 'reauthenticate' }]);
-    }
-    assert.equal(mailsTo(server().mail, extra).length, 0);
-    assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
-    assert.equal((await client.post('/account/email', { email: extra })).status, 200);
-  });
-
   it('rejects invalid and duplicate addresses', async () => {
     const { client, email } = await verifiedUser(server(), 'app');
     assertError(await client.post('/account/email', { email: 'nope' }), 400, 'invalid', 'email');
@@ -205,5 +190,39 @@ describe('email management settings', () => {
     assert.equal(loadConfig({ SECRET_KEY: TEST_SECRET, ACCOUNT_CHANGE_EMAIL: 'true' }).account.emailManagement.maxAddresses, 2);
     assert.equal(loadConfig({ SECRET_KEY: TEST_SECRET }).account.emailManagement.maxAddresses, null);
     assert.throws(() => loadConfig({ SECRET_KEY: TEST_SECRET, ACCOUNT_MAX_EMAIL_ADDRESSES: '0' }), ConfigError);
+  });
+});
+
+// Issue 13 item 18: changes demanded a recent authentication whatever the
+// setting; the reference does so only under ACCOUNT_REAUTHENTICATION_REQUIRED,
+// which is off by default.
+describeEachDatabase('regression: email changes need no reauthentication by default (issue 13 item 18)', { ACCOUNT_EMAIL_VERIFICATION: 'optional' }, ({ server }) => {
+  it('adds, makes primary and removes an address long after the login', async () => {
+    const { client, email } = await verifiedUser(server(), 'browser');
+    server().clock.advance(3600_000);
+    const extra = uniqueEmail('late');
+    await addVerified(server(), client, extra);
+    const primary = await client.patch('/account/email', { email: extra });
+    assert.equal(primary.status, 200, JSON.stringify(primary.body));
+    const removed = await client.delete('/account/email', { email });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.deepEqual(removed.body.data, [{ email: extra, primary: true, verified: true }]);
+  });
+});
+
+describeEachDatabase('ACCOUNT_REAUTHENTICATION_REQUIRED=true', { ACCOUNT_EMAIL_VERIFICATION: 'optional', ACCOUNT_REAUTHENTICATION_REQUIRED: 'true' }, ({ server }) => {
+  it('asks for reauthentication when the login is not recent', async () => {
+    const { client } = await verifiedUser(server(), 'browser');
+    server().clock.advance(301_000);
+    const extra = uniqueEmail('late');
+    for (const attempt of [() => client.post('/account/email', { email: extra }), () => client.patch('/account/email', { email: extra, primary: true }), () => client.delete('/account/email', { email: extra })]) {
+      const response = await attempt();
+      assert.equal(response.status, 401);
+      assert.equal(response.body.meta.is_authenticated, true);
+      assert.deepEqual(response.body.data.flows, [{ id: 'reauthenticate' }]);
+    }
+    assert.equal(mailsTo(server().mail, extra).length, 0);
+    assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
+    assert.equal((await client.post('/account/email', { email: extra })).status, 200);
   });
 });

@@ -36,9 +36,3 @@ export function resetKeyFromMail(mail: ReceivedMail): string {
 export function flowStates(body: any): Array<{ id: string; is_pending?: boolean }> {
   return body?.data?.flows ?? [];
 }
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -24,9 +24,9 @@ describeEachDatabase('session list', { ACCOUNT_EMAIL_VERIFICATION: 'none' }, ({ 
         assert.equal(typeof s.id, 'number');
         assert.equal(s.ip, '127.0.0.1');
         assert.ok(Math.abs(s.created_at - before) < 60, `created_at ${s.created_at} is Unix seconds`);
-        assert.equal(typeof s.last_seen_at, 'number');
       }
-      assert.deepEqual(Object.keys(mine).sort(), ['created_at', 'id', 'ip', 'is_current', 'last_seen_at', 'user_agent']);
+      // USERSESSIONS_TRACK_ACTIVITY is off by default: no last_seen_at, as the reference.
+      assert.deepEqual(Object.keys(mine).sort(), ['created_at', 'id', 'ip', 'is_current', 'user_agent']);
 
       const ended = await client.delete('/auth/sessions', { sessions: [theirs.id] });
       assert.equal(ended.status, 200);
@@ -75,3 +75,49 @@ describeEachDatabase('session list', { ACCOUNT_EMAIL_VERIFICATION: 'none' }, ({ 
     assert.equal((await other.get('/auth/session')).status, 410);
   });
 });
+
+// Issue 13 item 17: the reference's SPA reads `usersessions` from /config to
+// show its Sessions page; USERSESSIONS_TRACK_ACTIVITY is its source.
+describeEachDatabase('regression: /config has usersessions.track_activity (issue 13 item 17)', { ACCOUNT_EMAIL_VERIFICATION: 'none' }, ({ server }) => {
+  it('is false by default, for both clients', async () => {
+    for (const kind of CLIENTS) {
+      const config = await server().client(kind).get('/config');
+      assert.deepEqual(config.body.data.usersessions, { track_activity: false });
+    }
+  });
+
+  it('without tracking, a session keeps the address and user agent it was created with', async () => {
+    const { client } = await loggedInUser(server(), 'app');
+    server().clock.advance(2 * 60_000);
+    assert.equal((await client.get('/auth/session', { 'user-agent': 'Moved Device/1.0' })).status, 200);
+    const [session] = (await client.get('/auth/sessions')).body.data;
+    assert.notEqual(session.user_agent, 'Moved Device/1.0');
+    assert.equal(session.last_seen_at, undefined);
+  });
+});
+
+describeEachDatabase(
+  'USERSESSIONS_TRACK_ACTIVITY=true',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', USERSESSIONS_TRACK_ACTIVITY: 'true', TRUSTED_PROXY_COUNT: '1' },
+  ({ server }) => {
+    it('/config says so, and the list shows where and when each session was last used', async () => {
+      assert.deepEqual((await server().client('app').get('/config')).body.data.usersessions, { track_activity: true });
+      const { client } = await loggedInUser(server(), 'app');
+      const [created] = (await client.get('/auth/sessions', { 'x-forwarded-for': '198.51.100.7' })).body.data;
+      assert.equal(typeof created.last_seen_at, 'number');
+
+      // A new address or user agent is recorded at once; the time moves at most once a minute.
+      const moved = await client.get('/auth/session', { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Moved Device/1.0' });
+      assert.equal(moved.status, 200);
+      const [after] = (await client.get('/auth/sessions', { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Moved Device/1.0' })).body.data;
+      assert.equal(after.ip, '203.0.113.9');
+      assert.equal(after.user_agent, 'Moved Device/1.0');
+      assert.ok(after.last_seen_at >= created.last_seen_at);
+
+      server().clock.advance(5 * 60_000);
+      await client.get('/auth/session', { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Moved Device/1.0' });
+      const [later] = (await client.get('/auth/sessions', { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Moved Device/1.0' })).body.data;
+      assert.ok(later.last_seen_at - after.last_seen_at >= 299, `${later.last_seen_at} vs ${after.last_seen_at}`);
+    });
+  },
+);

@@ -1,21 +1,16 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as argon2 from '@node-rs/argon2';
 import * as bcrypt from '@node-rs/bcrypt';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
 import { assertError, uniqueEmail } from '../support/accounts.js';
+import { djangoPbkdf2, importUser } from '../support/imported-users.js';
 
 const PASSWORD = 'imported from django ✓';
 
 // Hashes as Django writes them, built here with small costs for speed: the
 // cost travels in the string, so the server must honour it.
-function djangoPbkdf2(password: string): string {
-  const salt = randomBytes(11).toString('hex');
-  const iterations = 2000;
-  return `pbkdf2_sha256$${iterations}$${salt}$${pbkdf2Sync(password, salt, iterations, 32, 'sha256').toString('base64')}`;
-}
-
 const IMPORTED: Record<string, (password: string) => string> = {
   pbkdf2_sha256: djangoPbkdf2,
   'bcrypt (Django BCryptPasswordHasher)': (p) => `bcrypt$${bcrypt.hashSync(p, { cost: 4 })}`,
@@ -25,22 +20,6 @@ const IMPORTED: Record<string, (password: string) => string> = {
     `argon2${argon2.hashSync(p, { algorithm: argon2.Algorithm.Argon2id, memoryCost: 1024, timeCost: 1, parallelism: 2 })}`,
   'argon2id with older parameters': (p) => argon2.hashSync(p, { algorithm: argon2.Algorithm.Argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }),
 };
-
-/** A user as an import script would write it: verified address, foreign hash. */
-async function importUser(server: TestServer, email: string, passwordHash: string): Promise<number> {
-  const db = server.app.deps.db;
-  const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({ username: null, username_lower: null, password_hash: passwordHash, created_at: now, password_changed_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('email_addresses')
-    .values({ user_id: user.id, email, email_lower: email.toLowerCase(), verified: 1, is_primary: 1, created_at: now })
-    .execute();
-  return user.id;
-}
 
 async function storedHash(server: TestServer, userId: number): Promise<string | null> {
   const row = await server.app.deps.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirstOrThrow();

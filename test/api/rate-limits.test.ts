@@ -175,3 +175,56 @@ describeEachDatabase(
     });
   },
 );
+
+// Issue 13 item 2: every login reserved a per-IP failed-login slot before the
+// password check and kept it on success, so an office behind one NAT was
+// locked out after ten correct logins in a minute.
+describeEachDatabase(
+  'regression: correct logins do not use up the per-IP failed-login limit (issue 13 item 2)',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_RATE_LIMITS: '{}' },
+  ({ server }) => {
+    it('25 correct logins of several accounts from one IP within a minute all succeed under the default limits', async () => {
+      const accounts = [];
+      for (let i = 0; i < 5; i++) accounts.push(await signedUp(server().client('app')));
+      for (let round = 0; round < 5; round++) {
+        for (const { email, password } of accounts) {
+          const response = await server().client('app').post('/auth/login', { email, password });
+          assert.equal(response.status, 200, JSON.stringify(response.body));
+        }
+      }
+    });
+  },
+);
+
+describeEachDatabase(
+  'failed logins per IP still lock between correct ones',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_RATE_LIMITS: JSON.stringify({ login: false, login_failed: '4/m/ip' }) },
+  ({ server }) => {
+    it('failures count, successes in between do not, and the fifth failure locks the IP', async () => {
+      const { email } = await signedUp(server().client('app'));
+      const fail = () => server().client('app').post('/auth/login', { email: uniqueEmail('spray'), password: WRONG });
+      for (let i = 0; i < 3; i++) assertError(await fail(), 400, 'email_password_mismatch', 'password');
+      for (let i = 0; i < 6; i++) assert.equal((await server().client('app').post('/auth/login', { email, password: PASSWORD })).status, 200);
+      assertError(await fail(), 400, 'email_password_mismatch', 'password');
+      assertError(await fail(), 400, 'too_many_login_attempts');
+      assertError(await server().client('app').post('/auth/login', { email, password: PASSWORD }), 400, 'too_many_login_attempts');
+    });
+
+  },
+);
+
+describeEachDatabase(
+  'failed logins per IP in a parallel burst',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_RATE_LIMITS: JSON.stringify({ login: false, login_failed: '4/m/ip' }) },
+  ({ server }) => {
+    it('correct logins running beside wrong guesses do not let the guesses exceed the per-IP limit', async () => {
+      const { email } = await signedUp(server().client('app'));
+      const wrong = Array.from({ length: 12 }, () => server().client('app').post('/auth/login', { email: uniqueEmail('burst'), password: WRONG }));
+      const right = Array.from({ length: 6 }, () => server().client('app').post('/auth/login', { email, password: PASSWORD }));
+      const codes = (await Promise.all(wrong)).map((r) => r.body.errors?.[0]?.code);
+      await Promise.all(right);
+      assert.ok(codes.every((c) => c === 'email_password_mismatch' || c === 'too_many_login_attempts'), codes.join());
+      assert.ok(codes.filter((c) => c === 'email_password_mismatch').length <= 4, codes.join());
+    });
+  },
+);

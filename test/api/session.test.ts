@@ -1,7 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
-import { PASSWORD, flowIds, readyClient, signedUp } from '../support/accounts.js';
+import { PASSWORD, flowIds, readyClient, signedUp, uniqueEmail } from '../support/accounts.js';
 
 const COOKIE_AGE = 3600;
 
@@ -119,3 +119,57 @@ describeEachDatabase('current session', { ACCOUNT_EMAIL_VERIFICATION: 'none', SE
     }
   });
 });
+
+// Issue 13 item 14: sessions only slid, so a session kept busy (or a stolen
+// token kept busy) never ended. SESSION_ABSOLUTE_LIFETIME bounds it from login.
+const ABSOLUTE = 2 * COOKIE_AGE;
+
+describeEachDatabase(
+  'regression: an absolute session lifetime (issue 13 item 14)',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', SESSION_COOKIE_AGE: String(COOKIE_AGE), SESSION_ABSOLUTE_LIFETIME: String(ABSOLUTE), HEADLESS_TOKEN_STRATEGY: 'jwt', HEADLESS_JWT_ALGORITHM: 'HS256' },
+  ({ server }) => {
+    it('a session in use ends SESSION_ABSOLUTE_LIFETIME after its login: 410 for the app, 401 for the browser, no refresh', async () => {
+      const app = server().client('app');
+      const credentials = { email: uniqueEmail(), password: PASSWORD };
+      const signup = await app.post('/auth/signup', credentials);
+      assert.equal(signup.status, 200);
+      // The session behind the token is the one kept in use below.
+      const refresh = signup.body.meta.refresh_token as string;
+      assert.equal(typeof refresh, 'string');
+      const browser = await readyClient(server(), 'browser');
+      assert.equal((await browser.post('/auth/login', credentials)).status, 200);
+
+      // Used every half hour: the sliding expiry alone would keep it forever.
+      for (let minutes = 30; minutes < ABSOLUTE / 60; minutes += 30) {
+        server().clock.advance(30 * 60_000);
+        assert.equal((await app.get('/auth/session')).status, 200, `app at ${minutes} min`);
+        const response = await fetch(`${browser.prefix}/auth/session`, { headers: { cookie: `sessionid=${browser.cookies.get('sessionid')}` } });
+        assert.equal(response.status, 200, `browser at ${minutes} min`);
+        // The cookie lives as long as the session: what is left of the absolute lifetime once that is the nearer end.
+        const maxAge = Number(/Max-Age=(\d+)/.exec(response.headers.getSetCookie().find((c) => c.startsWith('sessionid=')) ?? '')?.[1]);
+        const left = ABSOLUTE - minutes * 60;
+        assert.ok(Math.abs(maxAge - Math.min(COOKIE_AGE, left)) <= 5, `Max-Age ${maxAge} at ${minutes} min`);
+      }
+      server().clock.advance(30 * 60_000 + 1000);
+      const gone = await app.get('/auth/session');
+      assert.equal(gone.status, 410);
+      assert.equal((await browser.get('/auth/session')).status, 401);
+      assert.equal((await server().client('app').post('/tokens/refresh', { refresh_token: refresh })).status, 400);
+    });
+  },
+);
+
+describeEachDatabase(
+  'SESSION_ABSOLUTE_LIFETIME=0',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', SESSION_COOKIE_AGE: String(COOKIE_AGE), SESSION_ABSOLUTE_LIFETIME: '0' },
+  ({ server }) => {
+    it('leaves only the sliding expiry', async () => {
+      const app = server().client('app');
+      await signedUp(app);
+      for (let i = 0; i < 6; i++) {
+        server().clock.advance((COOKIE_AGE / 2) * 1000);
+        assert.equal((await app.get('/auth/session')).status, 200);
+      }
+    });
+  },
+);

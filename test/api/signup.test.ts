@@ -57,7 +57,8 @@ describeEachDatabase('signup, verification none', { ACCOUNT_EMAIL_VERIFICATION: 
     assertError(await app.post('/auth/signup', { email: 'not-an-address', password: PASSWORD }), 400, 'invalid', 'email');
     assertError(await app.post('/auth/signup', { email: uniqueEmail(), password: 'x7#q' }), 400, 'password_too_short', 'password');
     assertError(await app.post('/auth/signup', { email: uniqueEmail(), password: 'iloveyou' }), 400, 'password_too_common', 'password');
-    assertError(await app.post('/auth/signup', { email: uniqueEmail(), password: '8405719263' }), 400, 'password_entirely_numeric', 'password');
+    // A fixed address: a random one's hex digits could make the password "too similar" as well.
+    assertError(await app.post('/auth/signup', { email: 'numbers.only@example.com', password: '8405719263' }), 400, 'password_entirely_numeric', 'password');
     assertError(await app.post('/auth/signup', { email: 'margaret.hamilton@example.com', password: 'margarethamilton' }), 400, 'password_too_similar', 'password');
     // Nothing was created by the failures: the session is still anonymous.
     assert.equal((await app.get('/auth/session')).status, 401);
@@ -203,6 +204,24 @@ describeEachDatabase(
       const attempt = await intruder.post('/auth/email/verify', { key });
       assert.notEqual(attempt.status, 200);
       assert.notEqual(attempt.body.meta?.is_authenticated, true);
+    });
+
+    it('a verification mail that cannot be sent: 503, and neither the account nor the pending flow is kept', async () => {
+      const email = uniqueEmail('bounce');
+      server().mail.refused.add(email);
+      const browser = await readyClient(server(), 'browser');
+      try {
+        assertError(await browser.post('/auth/signup', { email, password: PASSWORD }), 503, 'mail_unavailable');
+        assertError(await server().client('app').post('/auth/signup', { email, password: PASSWORD }), 503, 'mail_unavailable');
+      } finally {
+        server().mail.refused.delete(email);
+      }
+      assert.deepEqual(flowIds((await browser.get('/auth/session')).body), ['login', 'signup']);
+      // No account was left behind: the address signs up afresh and its link verifies.
+      const app = server().client('app');
+      assert.equal((await app.post('/auth/signup', { email, password: PASSWORD })).status, 401);
+      const key = keyFromMail(await server().mail.waitForMail({ to: email }));
+      assert.equal((await app.post('/auth/email/verify', { key })).status, 200);
     });
   },
 );

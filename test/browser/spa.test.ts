@@ -74,16 +74,26 @@ describeUnlessSkipped('browser client in Chromium', skip, () => {
     assert.equal(result.body.errors[0].code, 'csrf_failed');
   });
 
-  it('renders the OpenAPI page from local assets', async () => {
+  it('renders the OpenAPI page from local assets, under its content security policy', async () => {
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(server.baseUrl)) external.push(r.url());
     });
-    await page.goto(`${server.baseUrl}/_service/openapi.html`);
+    // Chromium reports each refused script, style, image or request on the console.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/content security policy/i.test(message.text())) refused.push(message.text());
+    });
+    const response = await page.goto(`${server.baseUrl}/_service/openapi.html`);
+    assert.match(response!.headers()['content-security-policy'] ?? '', /default-src 'self'/);
     await page.waitForSelector('.opblock-summary-path', { timeout: 15_000 });
+    // Expanding an operation renders its schemas (styles, SVG icons) too.
+    await page.click('.opblock-summary-path');
+    await page.waitForSelector('.opblock-body');
     const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.textContent));
     assert.ok(paths.some((p) => p?.includes('/_service/app/v1/auth/login')));
     assert.deepEqual(external, [], 'no request leaves the server');
+    assert.deepEqual(refused, [], 'nothing refused by the policy');
     await page.screenshot({ path: '.tmp/openapi.png' });
   });
 });

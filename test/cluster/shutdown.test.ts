@@ -12,7 +12,14 @@ describe('graceful shutdown', () => {
   let server: ServerProcess;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite3')}`, SECRET_KEY: 'shutdown-test-secret-key-0123456789abcdef', ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_RATE_LIMITS: 'false' });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite3')}`,
+      SECRET_KEY: 'shutdown-test-secret-key-0123456789abcdef',
+      ACCOUNT_EMAIL_VERIFICATION: 'none',
+      ACCOUNT_RATE_LIMITS: 'false',
+      // Each request is logged as it arrives: the test signals once all have.
+      LOG_LEVEL: 'trace',
+    });
   });
   after(async () => {
     await server.stop();
@@ -26,10 +33,12 @@ describe('graceful shutdown', () => {
     assert.equal((await post('/auth/signup')).status, 200);
     // Each login costs a full password hash and only a few run at once, so
     // most of these are still in flight when the signal comes. It comes once
-    // the first is answered: by then the server has read every request (a
-    // fixed delay failed on a busy machine, before some had even arrived).
+    // the server has logged the arrival of every one: a request still in the
+    // listen backlog when the listener closes is refused (the first answer
+    // was no sign of that: a fresh clone failed with fetch failed).
+    const received = () => server.output().split('\n').filter((line) => line.includes('"request received"') && line.includes('/auth/login"')).length;
     const logins = Array.from({ length: 12 }, () => post('/auth/login').then((r) => r.status, (error: Error) => error.message));
-    await Promise.race(logins);
+    await server.waitForOutput(() => received() === 12);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     const signalled = Date.now();
     server.child.kill('SIGTERM');

@@ -82,6 +82,18 @@ describe('loadConfig', () => {
     assert.deepEqual(limits.login_failed.rules.find((r) => r.per === 'key'), { amount: 2, periodSeconds: 60, per: 'key' });
   });
 
+  it('regression: ACCOUNT_LOGIN_METHODS=email,phone with the default signup fields loads without a warning (issue 13 item 15)', () => {
+    const config = loadConfig({ SECRET_KEY: SECRET, ACCOUNT_LOGIN_METHODS: 'email,phone' });
+    assert.deepEqual(config.account.loginMethods, ['email', 'phone']);
+    assert.deepEqual(config.warnings, []);
+  });
+
+  it('warns, as the reference does, when no login method is a required signup field', () => {
+    const config = loadConfig({ SECRET_KEY: SECRET, ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'email*,password1*' });
+    assert.equal(config.warnings.length, 1);
+    assert.match(config.warnings[0]!, /ACCOUNT_LOGIN_METHODS.*ACCOUNT_SIGNUP_FIELDS/);
+  });
+
   const bad: Array<[string, Record<string, string>]> = [
     ['ACCOUNT_EMAIL_VERIFICATION', { ACCOUNT_EMAIL_VERIFICATION: 'maybe' }],
     ['PORT', { PORT: 'abc' }],
@@ -93,12 +105,25 @@ describe('loadConfig', () => {
     ['ACCOUNT_LOGIN_ATTEMPTS_LIMIT', { ACCOUNT_LOGIN_ATTEMPTS_LIMIT: 'five' }],
     ['ACCOUNT_LOGIN_METHODS', { ACCOUNT_LOGIN_METHODS: 'email,fingerprint' }],
     ['ACCOUNT_SIGNUP_FIELDS', { ACCOUNT_SIGNUP_FIELDS: 'email*,shoe_size' }],
-    ['ACCOUNT_SIGNUP_FIELDS', { ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'email*,password1*' }],
     ['ACCOUNT_EMAIL_VERIFICATION', { ACCOUNT_EMAIL_VERIFICATION: 'mandatory', ACCOUNT_LOGIN_METHODS: 'username', ACCOUNT_SIGNUP_FIELDS: 'username*,email,password1*' }],
     ['ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED', { ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED: 'sometimes' }],
     ['ACCOUNT_SIGNUP_OPEN', { ACCOUNT_SIGNUP_OPEN: 'perhaps' }],
     ['ACCOUNT_PASSWORD_MIN_LENGTH', { ACCOUNT_PASSWORD_MIN_LENGTH: '0' }],
     ['SESSION_COOKIE_AGE', { SESSION_COOKIE_AGE: '1.5' }],
+    ['SESSION_ABSOLUTE_LIFETIME', { SESSION_ABSOLUTE_LIFETIME: '30' }],
+    ['CORS_ALLOWED_ORIGINS', { CORS_ALLOWED_ORIGINS: 'https://app.example.com/' }],
+    ['CORS_ALLOWED_ORIGINS', { CORS_ALLOWED_ORIGINS: 'app.example.com' }],
+    ['CORS_ALLOWED_ORIGINS', { CORS_ALLOWED_ORIGINS: 'HTTPS://APP.EXAMPLE.COM' }],
+    ['CORS_ALLOWED_ORIGINS', { CORS_ALLOWED_ORIGINS: '*, https://app.example.com' }],
+    ['CORS_ALLOWED_ORIGINS', { CORS_ALLOWED_ORIGINS: 'ftp://files.example.com' }],
+    ['SECURE_HSTS_SECONDS', { SECURE_HSTS_SECONDS: 'a year' }],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: '0' }],
+    ['DATABASE_CONNECT_TIMEOUT_MS', { DATABASE_CONNECT_TIMEOUT_MS: 'soon' }],
+    ['REDIS_COMMAND_TIMEOUT_MS', { REDIS_COMMAND_TIMEOUT_MS: '-5' }],
+    ['REDIS_CONNECT_TIMEOUT_MS', { REDIS_CONNECT_TIMEOUT_MS: '1e3' }],
+    ['DEPENDENCY_WAIT_SECONDS', { DEPENDENCY_WAIT_SECONDS: 'forever' }],
+    ['SECURE_HSTS_INCLUDE_SUBDOMAINS', { SECURE_HSTS_INCLUDE_SUBDOMAINS: 'maybe' }],
+    ['SESSION_ABSOLUTE_LIFETIME', { SESSION_ABSOLUTE_LIFETIME: '-1' }],
     ['HEADLESS_CLIENTS', { HEADLESS_CLIENTS: 'browser,fax' }],
     ['HEADLESS_FRONTEND_URLS', { HEADLESS_FRONTEND_URLS: '[1,2]' }],
     ['HEADLESS_FRONTEND_URLS', { HEADLESS_FRONTEND_URLS: JSON.stringify({ account_confirm_email: 'https://app.example.com/verify?key={key}' }) }],

@@ -1,10 +1,10 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase, startTestServer, type TestServer } from '../support/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { REDIS_URL, serviceSkipReason } from '../support/services.js';
+import { serviceSkipReason } from '../support/services.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { startProxiedServices, type ProxiedServices } from '../support/proxied-services.js';
 
 async function probe(server: TestServer, path: '/healthz' | '/readyz') {
   const response = await fetch(`${server.baseUrl}${path}`);
@@ -37,31 +37,24 @@ describeEachDatabase('health probes', {}, ({ server }) => {
 const skip = (await serviceSkipReason('PostgreSQL')) ?? (await serviceSkipReason('Redis'));
 
 describeUnlessSkipped('readiness with PostgreSQL and Redis behind proxies the test freezes', skip, () => {
-  let database: TestDatabase;
+  let services: ProxiedServices;
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;
   let server: TestServer;
 
   before(async () => {
-    database = await createTestDatabase('postgres');
-    const pgUrl = new URL(database.url);
-    pgProxy = await startTcpProxy({ host: pgUrl.hostname, port: Number(pgUrl.port) });
-    const redisUrl = new URL(REDIS_URL);
-    redisProxy = await startTcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port) });
-    pgUrl.host = `127.0.0.1:${pgProxy.port}`;
+    services = await startProxiedServices();
+    ({ pgProxy, redisProxy } = services);
     server = await startTestServer(
       'postgres',
-      { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, HEALTH_CHECK_TIMEOUT_MS: '200' },
-      { database: { url: pgUrl.toString(), drop: async () => {} } },
+      { REDIS_URL: services.redisUrl, HEALTH_CHECK_TIMEOUT_MS: '200' },
+      { database: { url: services.databaseUrl, drop: async () => {} } },
     );
   });
   after(async () => {
-    pgProxy?.thaw();
-    redisProxy?.thaw();
+    services?.release();
     await server?.close();
-    await pgProxy?.close();
-    await redisProxy?.close();
-    await database?.drop();
+    await services?.close();
   });
 
   it('is ready when both answer', async () => {

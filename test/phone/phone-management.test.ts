@@ -104,20 +104,6 @@ describeEachDatabase('phone management', ENV, ({ server }) => {
     }
   });
 
-  it('asks for reauthentication when the last login is too old', async () => {
-    const client = await emailAccount(server(), 'app');
-    server().clock.advance(301_000);
-    const phone = uniquePhone();
-    const stale = await client.post('/account/phone', { phone });
-    assert.equal(stale.status, 401);
-    assert.equal(stale.body.meta.is_authenticated, true);
-    assert.deepEqual(flowIds(stale.body), ['reauthenticate']);
-    assert.equal(sms.countTo(phone), 0);
-
-    assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
-    assert.equal((await client.post('/account/phone', { phone })).status, 202);
-  });
-
   it('gives a clear 503 when the code cannot be texted, and changes nothing', async () => {
     const client = await emailAccount(server(), 'browser');
     const phone = uniquePhone();
@@ -146,5 +132,29 @@ describeEachDatabase('phone numbers without enumeration prevention', { ...ENV, A
     const client = await emailAccount(server(), 'app');
     assertError(await client.post('/account/phone', { phone }), 400, 'phone_taken', 'phone');
     assert.equal(sms.countTo(phone), 1, 'only the owner\'s own code was ever texted');
+  });
+});
+
+describeEachDatabase('phone changes and ACCOUNT_REAUTHENTICATION_REQUIRED', ENV, ({ server }) => {
+  it('regression: a number is added long after the login by default (issue 13 item 18)', async () => {
+    const client = await emailAccount(server(), 'app');
+    server().clock.advance(3600_000);
+    await addPhone(client, uniquePhone());
+  });
+});
+
+describeEachDatabase('ACCOUNT_REAUTHENTICATION_REQUIRED=true for phone changes', { ...ENV, ACCOUNT_REAUTHENTICATION_REQUIRED: 'true' }, ({ server }) => {
+  it('asks for reauthentication when the last login is too old', async () => {
+    const client = await emailAccount(server(), 'app');
+    server().clock.advance(301_000);
+    const phone = uniquePhone();
+    const stale = await client.post('/account/phone', { phone });
+    assert.equal(stale.status, 401);
+    assert.equal(stale.body.meta.is_authenticated, true);
+    assert.deepEqual(flowIds(stale.body), ['reauthenticate']);
+    assert.equal(sms.countTo(phone), 0);
+
+    assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
+    assert.equal((await client.post('/account/phone', { phone })).status, 202);
   });
 });

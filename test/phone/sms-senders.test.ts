@@ -167,11 +167,14 @@ describe('SMS settings', () => {
     );
   });
 
-  it('accepts phone as a login method only with a required phone signup field', () => {
-    rejects({ ACCOUNT_LOGIN_METHODS: 'phone', ACCOUNT_SIGNUP_FIELDS: 'phone,password1*' }, 'ACCOUNT_SIGNUP_FIELDS');
+  it('accepts phone as a login method, warning (as the reference does) when no login method is a required signup field', () => {
+    const optional = loadConfig({ SECRET_KEY, ACCOUNT_LOGIN_METHODS: 'phone', ACCOUNT_SIGNUP_FIELDS: 'phone,password1*' });
+    assert.equal(optional.warnings.length, 1);
+    assert.match(optional.warnings[0]!, /ACCOUNT_SIGNUP_FIELDS/);
     const config = loadConfig({ SECRET_KEY, ACCOUNT_LOGIN_METHODS: 'email,phone', ACCOUNT_SIGNUP_FIELDS: 'email*,phone*,password1*' });
     assert.deepEqual(config.account.loginMethods, ['email', 'phone']);
     assert.equal(config.account.phone.verificationEnabled, true);
     assert.equal(config.account.phone.maxAttempts, 3);
+    assert.deepEqual(config.warnings, []);
   });
 });

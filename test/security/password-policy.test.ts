@@ -59,6 +59,14 @@ describe('checkPassword', () => {
   it('ignores empty and unrelated attributes', () => {
     assert.deepEqual(codes('violet-tugboat-marmalade', ['', '@', 'bob@example.org']), []);
   });
+
+  it("refuses the site's name and passwords built on it as too common", () => {
+    const policy = { minLength: 8, siteName: 'Quokka Market' };
+    for (const password of ['Quokka Market', 'quokkamarket', 'QuokkaMarket!', 'my quokka market']) {
+      assert.deepEqual(checkPassword(password, policy).map((p) => p.code), ['password_too_common'], password);
+    }
+    assert.deepEqual(checkPassword('violet-tugboat-marmalade', policy), []);
+  });
 });
 
 describe('quickRatio', () => {

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { parseRateLimits, type RateLimitConfig } from '../../src/security/rate-limit-rules.js';
 import { RateLimiter, type RateLimitResult } from '../../src/security/rate-limiter.js';
 import { describeUnlessSkipped } from '../support/suites.js';
+import { DependencyUnavailable } from '../../src/store/unavailable.js';
 
 const CONFIG = parseRateLimits(
   JSON.stringify({
@@ -247,7 +248,7 @@ test('with the redis store, a store outage rejects instead of letting requests t
   const down = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, retryStrategy: () => null });
   try {
     const limiter = new RateLimiter(CONFIG, { kind: 'redis', client: down });
-    await assert.rejects(limiter.consume('login', { ip: '192.0.2.1' }), Error);
+    await assert.rejects(limiter.consume('login', { ip: '192.0.2.1' }), (error: unknown) => error instanceof DependencyUnavailable && error.dependency === 'redis');
   } finally {
     down.disconnect();
   }

@@ -9,6 +9,8 @@ export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
   output: () => string;
+  /** Resolves once the output so far satisfies `done`; rejects if the process exits first. */
+  waitForOutput(done: (output: string) => boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,22 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     baseUrl,
     child,
     output: () => output,
+    waitForOutput: (done) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!done(output)) return;
+          child.stdout!.off('data', check);
+          child.off('exit', exited);
+          resolve();
+        };
+        const exited = () => {
+          child.stdout!.off('data', check);
+          reject(new Error(`server exited while the test waited for its output: ${output}`));
+        };
+        child.stdout!.on('data', check);
+        child.once('exit', exited);
+        check();
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -10,6 +10,8 @@ export type SmtpSink = {
   port: number;
   url: string;
   mails: ReceivedMail[];
+  /** Recipients the sink refuses (550), as a relay refuses a mailbox: the sender's send() rejects. */
+  refused: Set<string>;
   /** First mail, already received or still to come, that matches; rejects after `timeoutMs` (default 5000). */
   waitForMail(predicate: MailPredicate, timeoutMs?: number): Promise<ReceivedMail>;
   clear(): void;
@@ -21,6 +23,7 @@ type Waiter = { predicate: MailPredicate; resolve: (mail: ReceivedMail) => void;
 /** A real SMTP server on 127.0.0.1, so mail goes through the same transport as in production. */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
+  const refused = new Set<string>();
   let waiters: Waiter[] = [];
 
   const server = new SMTPServer({
@@ -32,6 +35,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     logger: false,
     // A pooled client still connected must not hold close() for the default 30 s.
     closeTimeout: 200,
+    onRcptTo(address, _session, callback) {
+      if (refused.has(address.address.toLowerCase())) {
+        callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,6 +75,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    refused,
     waitForMail(predicate, timeoutMs = 5000) {
       const found = mails.find((m) => matches(m, predicate));
       if (found) return Promise.resolve(found);

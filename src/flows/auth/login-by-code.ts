@@ -12,6 +12,7 @@ import { checkFlowCode } from '../code-attempt.js';
 import { sendLoginCodeSms } from '../../messaging/sms/notices.js';
 import { markPhoneVerified } from '../../store/phones.js';
 import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { addressOwner } from '../email/address-owner.js';
 
 // Passwordless login: a code goes to the recipient and the session holds a
 // pending login_by_code flow until it comes back. The flow names its
@@ -65,9 +66,7 @@ export async function requestLoginCode(deps: Deps, ctx: RequestContext, input: {
   const limit = await deps.limiter.consume('request_login_code', { ip: ctx.ip, key: email });
   if (!limit.ok) return invalid({ code: 'too_many_login_attempts', param: 'email' });
 
-  const address = await findEmailAddress(deps.db, email);
-  const owner = address ? await findUserById(deps.db, address.userId) : null;
-  const user = owner?.isActive ? owner : null;
+  const { address, user } = await addressOwner(deps, email);
   if (!user && !deps.config.account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
   return beginLoginByCode(deps, ctx, { email: address?.email ?? email }, user);
 }

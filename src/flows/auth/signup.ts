@@ -3,15 +3,16 @@ import type { AuthMethod, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
-import { createUser, deleteUser, findUserById, usernameExists } from '../../store/users.js';
+import { createUser, deleteUser, findUserById, insertUser, usernameExists } from '../../store/users.js';
 import { findPhoneNumber, insertPhone, isUniqueViolation } from '../../store/phones.js';
 import { sendPhoneTakenSms } from '../../messaging/sms/notices.js';
 import { parsePhone } from '../phone/phone-number.js';
 import { beginPhoneVerification, phoneStage } from '../phone/phone-verification.js';
 import { findEmailAddress } from '../../store/email-addresses.js';
-import { sendAccountAlreadyExists } from '../../messaging/notices.js';
-import { beginVerification, decoyVerification } from '../email/email-verification.js';
-import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { sendAccountAlreadyExists, sendEmailVerification } from '../../messaging/notices.js';
+import { beginVerification, decoyVerification, prepareVerification } from '../email/email-verification.js';
+import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
 
 export interface SignupInput {
@@ -73,6 +74,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
   // Hash before looking the address up, so a taken address costs the same time.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const hideTakenEmail = account.preventEnumeration && account.emailVerification === 'mandatory';
+  if (hideTakenEmail && input.email && !input.phone) return signupPendingVerification(deps, ctx, { ...input, email: input.email }, passwordHash);
   if (input.email && (await findEmailAddress(deps.db, input.email))) {
     return hideTakenEmail ? answerForTakenEmail(deps, ctx, input.email) : invalid({ code: 'email_taken', param: 'email' });
   }
@@ -129,6 +131,46 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
   // Optional verification by code: logged in, with the code still pending.
   if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, method, { pendingFlow: emailFlow }))! };
   return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+}
+
+/**
+ * Signup under mandatory verification with enumeration prevention: a new
+ * address and a taken one go one way, doing the same work, so neither the
+ * answer nor its time tells them apart. One transaction tries to create the
+ * account (the address's unique index refuses a taken one) and stores the
+ * pending verification in the session (for a taken address a stand-in no
+ * key or code completes); after it commits, one mail goes out: the
+ * verification, or an "account exists" notice to the owner.
+ */
+async function signupPendingVerification(deps: Deps, ctx: RequestContext, input: SignupInput & { email: string }, passwordHash: string | null): Promise<Outcome> {
+  const { email } = input;
+  const method: AuthMethod = { method: 'password', at: nowSeconds(ctx.now), email };
+  const mailing = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
+  const started = await deps.db.transaction().execute(async (tx) => {
+    // Inserted without a look first: a taken address runs the same statements and leaves nothing.
+    const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now });
+    if (!created) return { created, secret: null, state: await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email), tx) };
+    const target = { userId: created.userId, emailAddressId: created.emailAddressId!, email };
+    const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login: method };
+    const prepared = await prepareVerification(deps, ctx, flow, mailing.ok, tx);
+    return { created, secret: prepared.secret, state: await startPendingFlow(deps, ctx, prepared.flow, tx) };
+  });
+  const { created, secret, state } = started;
+  if (!created) {
+    if (mailing.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
+  } else if (secret) {
+    try {
+      await sendEmailVerification(deps, email, secret);
+    } catch (error) {
+      // No mail, no account and no pending flow: the visitor can simply sign up again.
+      await deleteUser(deps.db, created.userId);
+      if (state.newSessionKey) await deleteSession(deps.db, state.session!.id);
+      else await dropFlow(deps, state.session!);
+      deps.log.error({ err: error }, 'verification mail failed; signup rolled back');
+      return mailUnavailable;
+    }
+  }
+  return { kind: 'auth', ...state };
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkFlowCode } from '../code-attempt.js';
 import { sendEmailVerification } from '../../messaging/notices.js';
 import { logIn } from '../session-ops.js';
 import { settleVerifiedAddress } from './verified-address.js';
+import type { Conn } from '../../store/db.js';
 
 // Email verification by link (a one-time key in the database) or by code
 // (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
@@ -31,24 +32,42 @@ export async function beginVerification(deps: Deps, ctx: RequestContext, target:
 }
 
 export async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
+  const prepared = await prepareVerification(deps, ctx, flow, send);
+  if (prepared.secret) await sendEmailVerification(deps, flow.email, prepared.secret);
+  return prepared.flow;
+}
+
+/**
+ * A verification ready to mail: the flow to store (with the code's hash when
+ * by code) and the secret the mail carries, null when no mail is to go out.
+ * A link's key is stored on `conn`, so it can commit with the account.
+ */
+export async function prepareVerification(
+  deps: Deps,
+  ctx: RequestContext,
+  flow: VerifyEmailFlow,
+  send: boolean,
+  conn: Conn = deps.db,
+): Promise<{ flow: VerifyEmailFlow; secret: { key: string } | { code: string } | null }> {
   const { account } = deps.config;
   if (account.emailVerificationByCode) {
     const code = randomCode();
-    if (send) await sendEmailVerification(deps, flow.email, { code });
-    return { ...flow, codeHash: hashSecret(code), codeExpiresAt: ctx.now + account.emailVerificationByCodeTimeout * 1000 };
+    return { flow: { ...flow, codeHash: hashSecret(code), codeExpiresAt: ctx.now + account.emailVerificationByCodeTimeout * 1000 }, secret: send ? { code } : null };
   }
-  if (send && flow.userId !== null && flow.emailAddressId !== null) {
-    const key = await issueOneTimeKey(deps, {
+  if (!send || flow.userId === null || flow.emailAddressId === null) return { flow, secret: null };
+  const key = await issueOneTimeKey(
+    deps,
+    {
       purpose: 'email_verification',
       userId: flow.userId,
       emailAddressId: flow.emailAddressId,
       email: flow.email,
       now: ctx.now,
       expiresAt: ctx.now + account.emailConfirmationExpireDays * 86400_000,
-    });
-    await sendEmailVerification(deps, flow.email, { key });
-  }
-  return flow;
+    },
+    conn,
+  );
+  return { flow, secret: { key } };
 }
 
 /**

@@ -15,11 +15,12 @@ import {
 import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { sendAccountAlreadyExists } from '../../messaging/notices.js';
 import { sendVerification } from './email-verification.js';
-import { recentlyAuthenticated } from '../session-ops.js';
+import { mustReauthenticate } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
-// authentication; all but the listing spend the manage_email rate limit.
+// authentication when ACCOUNT_REAUTHENTICATION_REQUIRED is on; all but the
+// listing spend the manage_email rate limit.
 
 type Caller = { session: Session; user: User };
 
@@ -27,7 +28,7 @@ type Caller = { session: Session; user: User };
 async function admit(deps: Deps, ctx: RequestContext, opts: { reauth: boolean; limited: Outcome | 'rate_limited' }): Promise<Caller | Outcome> {
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
-  if (opts.reauth && !recentlyAuthenticated(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
+  if (opts.reauth && mustReauthenticate(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
   const limit = await deps.limiter.consume('manage_email', { ip: ctx.ip, userId: user.id });
   if (!limit.ok) return opts.limited === 'rate_limited' ? { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds } : opts.limited;
   return { session, user };

@@ -5,10 +5,10 @@ import { conflict, invalid, mailUnavailable, type AuthState, type Outcome } from
 import { emailError, normalizeEmail, passwordErrors } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
-import { findUsableKey, spendKey, spendUserKeys, type OneTimeKey } from '../../store/one-time-keys.js';
-import { issueOneTimeKey } from '../one-time-key.js';
-import { findEmailAddress, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
-import { findUserById, setPasswordHash } from '../../store/users.js';
+import { issueResetKey, readResetKey } from './reset-key.js';
+import { addressOwner } from '../email/address-owner.js';
+import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
+import { findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
 import type { Conn } from '../../store/db.js';
 import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
@@ -17,14 +17,14 @@ import { cycleKey, logIn, nowSeconds, startPendingFlow } from '../session-ops.js
 import { findPhoneOfUser, markPhoneVerified } from '../../store/phones.js';
 import { sendNotice } from '../notice.js';
 
-// Password reset by link (a one-time key in the database) or by code (a code
+// Password reset by link (a signed key, reset-key.ts) or by code (a code
 // hash in the session's pending flow), as ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED says.
-
 
 /**
  * POST /auth/password/request. Known and unknown addresses take the same
- * path and cost: a lookup, then one mail (the reset, or an "unknown account"
- * notice), then the same answer.
+ * path and cost: the same two lookups, then one mail (the reset, or an
+ * "unknown account" notice), then the same answer; by code, one session
+ * write either way.
  */
 export async function requestPasswordReset(deps: Deps, ctx: RequestContext, input: { email?: string }): Promise<Outcome> {
   const { account } = deps.config;
@@ -35,9 +35,7 @@ export async function requestPasswordReset(deps: Deps, ctx: RequestContext, inpu
   const limit = await deps.limiter.consume('reset_password', { ip: ctx.ip, key: email });
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
 
-  const address = await findEmailAddress(deps.db, email);
-  const owner = address ? await findUserById(deps.db, address.userId) : null;
-  const user = owner?.isActive ? owner : null;
+  const { address, user } = await addressOwner(deps, email);
   if (!user && !account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
   const to = address?.email ?? email;
 
@@ -54,20 +52,10 @@ export async function requestPasswordReset(deps: Deps, ctx: RequestContext, inpu
     return { kind: 'auth', ...(await holdFlow(deps, ctx, flow)) };
   }
 
-  let sending: Promise<void>;
-  if (user && address) {
-    const key = await issueOneTimeKey(deps, {
-      purpose: 'password_reset',
-      userId: user.id,
-      emailAddressId: address.id,
-      email: to,
-      now: ctx.now,
-      expiresAt: ctx.now + account.passwordReset.keyTimeout * 1000,
-    });
-    sending = sendPasswordReset(deps, to, { key });
-  } else {
-    sending = sendUnknownAccount(deps, to);
-  }
+  const sending =
+    user && address
+      ? sendPasswordReset(deps, to, { key: issueResetKey(deps.config, { userId: user.id, emailAddressId: address.id, issuedAt: ctx.now }) })
+      : sendUnknownAccount(deps, to);
   return (await mailed(deps, sending)) ? { kind: 'ok' } : mailUnavailable;
 }
 
@@ -93,8 +81,8 @@ function pendingReset(session: Session | null): PasswordResetByCodeFlow | null {
   return session?.flow?.id === 'password_reset_by_code' ? session.flow : null;
 }
 
-/** What a key or code proves: the account to reset, and how to spend the proof. */
-type Proof = { user: User; emailAddressId: number | null } & ({ by: 'key'; key: OneTimeKey } | { by: 'code'; session: Session; flow: PasswordResetByCodeFlow });
+/** What a key or code proves: the account to reset (as read), the address it reached, and how to spend the proof. */
+type Proof = { user: User; emailAddressId: number | null; email: string | null } & ({ by: 'key' } | { by: 'code'; session: Session; flow: PasswordResetByCodeFlow });
 
 async function prove(deps: Deps, ctx: RequestContext, key: string): Promise<Proof | Outcome> {
   if (deps.config.account.passwordReset.byCode) {
@@ -107,13 +95,15 @@ async function prove(deps: Deps, ctx: RequestContext, key: string): Promise<Proo
     const user = await findUserById(deps.db, flow.userId!);
     if (!user?.isActive) return conflict;
     const address = flow.email === null ? null : await findEmailAddress(deps.db, flow.email);
-    return { by: 'code', user, session, flow, emailAddressId: address?.userId === user.id ? address.id : null };
+    return { by: 'code', user, session, flow, email: flow.email, emailAddressId: address?.userId === user.id ? address.id : null };
   }
-  const found = await findUsableKey(deps.db, 'password_reset', hashSecret(key), ctx.now);
-  const user = found ? await findUserById(deps.db, found.userId) : null;
-  // A key dies with the password it was issued for.
-  if (!found || !user?.isActive || found.createdAt <= user.passwordChangedAt) return invalid({ code: 'invalid_password_reset', param: 'key' });
-  return { by: 'key', user, key: found, emailAddressId: found.emailAddressId };
+  const claims = readResetKey(deps.config, key, ctx.now);
+  const user = claims ? await findUserById(deps.db, claims.userId) : null;
+  // A key dies with the password it was issued for (its own use changes it).
+  if (!claims || !user?.isActive || claims.issuedAt <= user.passwordChangedAt) return invalid({ code: 'invalid_password_reset', param: 'key' });
+  const address = claims.emailAddressId === null ? null : await findEmailAddressById(deps.db, claims.emailAddressId);
+  const own = address?.userId === user.id ? address : null;
+  return { by: 'key', user, email: own?.email ?? null, emailAddressId: own?.id ?? null };
 }
 
 const isProof = (value: Proof | Outcome): value is Proof => 'by' in value;
@@ -134,8 +124,9 @@ export async function describePasswordReset(deps: Deps, ctx: RequestContext, key
 /**
  * POST /auth/password/reset. The key or code is spent in the same
  * transaction that sets the password, conditionally, so parallel requests
- * redeem it once. Every other session of the user ends, and its failed-login
- * counters are cleared.
+ * redeem it once: a key by setting the password only if it is still the one
+ * the key was checked against, a code by ending its flow. Every other
+ * session of the user ends, and its failed-login counters are cleared.
  */
 export async function resetPassword(deps: Deps, ctx: RequestContext, input: { key: string; password: string }): Promise<Outcome> {
   const limit = await deps.limiter.consume('reset_password_from_key', { ip: ctx.ip });
@@ -149,10 +140,8 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
   const hash = await hashPassword(input.password);
   const updated: User = { ...user, passwordHash: hash, passwordChangedAt: ctx.now };
   const outcome = await deps.db.transaction().execute(async (tx): Promise<Outcome> => {
-    const spent = await spendProof(tx, ctx, proof);
+    const spent = await spendProofSettingPassword(tx, ctx, proof, hash);
     if (spent !== null) return spent;
-    await setPasswordHash(tx, user.id, hash, ctx.now);
-    await spendUserKeys(tx, user.id, 'password_reset', ctx.now);
     if (proof.emailAddressId !== null) await markEmailVerified(tx, proof.emailAddressId);
     // A code texted to the number proves the number, as a mailed one proves the address.
     if (proof.by === 'code' && proof.flow.phone) await markPhoneVerified(tx, user.id, proof.flow.phone);
@@ -168,20 +157,23 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
   return outcome;
 }
 
-/** Spends the key or ends the code flow; an outcome when a parallel request spent it first. */
-async function spendProof(tx: Conn, ctx: RequestContext, proof: Proof): Promise<Outcome | null> {
+/** Spends the key or code and sets the new password; an outcome when a parallel request spent it first. */
+async function spendProofSettingPassword(tx: Conn, ctx: RequestContext, proof: Proof, hash: string): Promise<Outcome | null> {
   if (proof.by === 'key') {
-    return (await spendKey(tx, proof.key.id, ctx.now)) ? null : invalid({ code: 'invalid_password_reset', param: 'key' });
+    const replaced = await replacePasswordHash(tx, proof.user.id, hash, ctx.now, proof.user.passwordChangedAt);
+    return replaced ? null : invalid({ code: 'invalid_password_reset', param: 'key' });
   }
   const { session, flow } = proof;
   const cleared = await updateSessionState(tx, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, flow);
-  return cleared ? null : conflict;
+  if (!cleared) return conflict;
+  await setPasswordHash(tx, proof.user.id, hash, ctx.now);
+  return null;
 }
 
 /** Logged in per ACCOUNT_LOGIN_ON_PASSWORD_RESET; otherwise the session stays as it was, minus the flow. */
 async function sessionAfterReset(deps: Deps, tx: Conn, ctx: RequestContext, user: User, proof: Proof): Promise<AuthState> {
   if (deps.config.account.passwordReset.loginOnReset) {
-    const email = proof.by === 'key' ? proof.key.email : proof.flow.email;
+    const { email } = proof;
     return (await logIn(deps, ctx, user, { method: 'password_reset', at: nowSeconds(ctx.now), ...(email ? { email } : {}) }, { conn: tx }))!;
   }
   const session = ctx.session && proof.by === 'code' ? { ...ctx.session, flow: null, flowAttempts: 0 } : ctx.session;

@@ -15,7 +15,9 @@ const Sessions = Type.Object({
       user_agent: Type.String(),
       ip: Type.String(),
       created_at: Type.Number({ description: 'Unix time in seconds.' }),
-      last_seen_at: Type.Number({ description: 'Unix time in seconds; refreshed at most once a minute.' }),
+      last_seen_at: Type.Optional(
+        Type.Number({ description: 'With USERSESSIONS_TRACK_ACTIVITY: Unix time in seconds of the last request, refreshed at most once a minute.' }),
+      ),
       is_current: Type.Boolean(),
     }),
   ),

@@ -20,6 +20,9 @@ const ConfigResponse = Type.Object({
         { description: 'When social login is on: the providers this client can use, sorted by name.' },
       ),
     ),
+    usersessions: Type.Object({
+      track_activity: Type.Boolean({ description: 'USERSESSIONS_TRACK_ACTIVITY: sessions keep their last IP, user agent and time, and the list shows `last_seen_at`.' }),
+    }),
   }),
 });
 
@@ -39,6 +42,9 @@ export function configBody(config: Config, client: ClientKind) {
         authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
       ...(config.social.enabled ? { socialaccount: socialConfig(config.social, client) } : {}),
+      // The reference sends this group whenever its sessions app is on; its
+      // SPA reads it to show the Sessions page. GET /auth/sessions is always on here.
+      usersessions: { track_activity: config.userSessions.trackActivity },
     },
   };
 }
