@@ -94,6 +94,21 @@ export interface RefreshTokensTable {
   successor_sealed: string | null;
 }
 
+/** Which row of an imported database (`source`) became which row here. */
+export interface ImportRecordsTable {
+  id: Generated<number>;
+  /** The name the import was given for its source database ("allauth" by default). */
+  source: string;
+  /** What kind of row: user, email_address, ... (see store/import-records.ts). */
+  kind: string;
+  /** The row's key in the source (a session's as its SHA-256, never the key itself). */
+  source_id: string;
+  target_id: number;
+  /** What identifies the source row besides its id (a user's date_joined), to catch a different database under the same name. */
+  fingerprint: string | null;
+  imported_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_addresses: EmailAddressesTable;
@@ -102,4 +117,5 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   account_deletions: AccountDeletionsTable;
   phone_numbers: PhoneNumbersTable;
+  import_records: ImportRecordsTable;
 }
