@@ -1,0 +1,40 @@
+import type { FieldError } from '../flows/outcome.js';
+import { errorBody } from '../http/messages.js';
+
+/** The CLI's own error codes, beside the API's field codes it passes on (invalid, email_taken, ...). */
+export type CliErrorCode =
+  | 'config_error'
+  | 'database_error'
+  | 'migrations_pending'
+  | 'not_found'
+  | 'required'
+  | 'password_mismatch'
+  | 'confirmation_required'
+  | 'cancelled'
+  | 'source_error'
+  | 'source_mismatch';
+
+export interface CliErrorItem {
+  code: string;
+  message: string;
+  param?: string;
+}
+
+/** An expected failure: printed as its items (with --json as {"errors": [...]}), exit status 1. */
+export class CliError extends Error {
+  override name = 'CliError';
+  readonly errors: CliErrorItem[];
+
+  constructor(code: CliErrorCode, message: string, param?: string) {
+    super(message);
+    this.errors = [{ code, message, ...(param ? { param } : {}) }];
+  }
+
+  /** The same codes and texts the API answers with for the same mistakes. */
+  static fromFields(fields: FieldError[]): CliError {
+    const error = new CliError('required', '');
+    error.errors.splice(0, 1, ...errorBody(400, fields).errors);
+    error.message = error.errors.map((e) => e.message).join(' ');
+    return error;
+  }
+}
