@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { closeDatabase, migrationStatus, openDatabase, type Db } from '../store/db.js';
+import type { Command } from 'commander';
 import { CliError } from './errors.js';
+import { respond, type CommandResult } from './output.js';
 
 /** What every command works with: the server's settings and its database. */
 export interface CliContext {
@@ -42,4 +44,9 @@ export async function withDatabase<T>(work: (ctx: CliContext) => Promise<T>, opt
   } finally {
     await closeDatabase(db);
   }
+}
+
+/** A command's action: its work on the database, its result or error printed (see respond). */
+export function runCommand(command: Command, work: (ctx: CliContext) => Promise<CommandResult>, options: { requireMigrated?: boolean } = {}): Promise<void> {
+  return respond(command, () => withDatabase(work, options));
 }

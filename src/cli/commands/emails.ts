@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { respond } from '../output.js';
-import { withDatabase } from '../context.js';
+import { runCommand } from '../context.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { addAddress, addressJson, makePrimary, removeAddress, verifyAddress } from '../emails/manage.js';
 
@@ -16,12 +15,10 @@ export function registerEmailCommands(program: Command): void {
     .option('--primary', 'make it the primary address (the first address always is)', false)
     .addHelpText('after', '\nErrors: invalid, email_taken (another user has it), duplicate_email (this user has it), not_found')
     .action((ref: string, email: string, opts: { verified: boolean; primary: boolean }, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const added = await addAddress(ctx, await resolveUser(ctx.db, ref), { email, ...opts });
-          return { json: addressJson(added), text: `added ${added.email} to user ${added.userId}${added.primary ? ' as primary' : ''}${added.verified ? ', verified' : ''}` };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const added = await addAddress(ctx, await resolveUser(ctx.db, ref), { email, ...opts });
+        return { json: addressJson(added), text: `added ${added.email} to user ${added.userId}${added.primary ? ' as primary' : ''}${added.verified ? ', verified' : ''}` };
+      }),
     );
 
   emails
@@ -29,12 +26,10 @@ export function registerEmailCommands(program: Command): void {
     .description('mark an address verified')
     .argument('<email>', 'the address')
     .action((email: string, _opts: unknown, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const { address, changed } = await verifyAddress(ctx, email);
-          return { json: { ...addressJson(address), changed }, text: `${address.email} ${changed ? 'is now verified' : 'was already verified'}` };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const { address, changed } = await verifyAddress(ctx, email);
+        return { json: { ...addressJson(address), changed }, text: `${address.email} ${changed ? 'is now verified' : 'was already verified'}` };
+      }),
     );
 
   emails
@@ -42,12 +37,10 @@ export function registerEmailCommands(program: Command): void {
     .description("make an address its user's primary one")
     .argument('<email>', 'the address')
     .action((email: string, _opts: unknown, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const address = await makePrimary(ctx, email);
-          return { json: addressJson(address), text: `${address.email} is now the primary address of user ${address.userId}` };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const address = await makePrimary(ctx, email);
+        return { json: addressJson(address), text: `${address.email} is now the primary address of user ${address.userId}` };
+      }),
     );
 
   emails
@@ -56,11 +49,9 @@ export function registerEmailCommands(program: Command): void {
     .argument('<email>', 'the address')
     .addHelpText('after', '\nErrors: not_found, cannot_remove_primary_email')
     .action((email: string, _opts: unknown, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const address = await removeAddress(ctx, email);
-          return { json: { ...addressJson(address), removed: true }, text: `removed ${address.email} from user ${address.userId}` };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const address = await removeAddress(ctx, email);
+        return { json: { ...addressJson(address), removed: true }, text: `removed ${address.email} from user ${address.userId}` };
+      }),
     );
 }

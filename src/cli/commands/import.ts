@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { respond, wantsJson } from '../output.js';
-import { withDatabase } from '../context.js';
+import { wantsJson } from '../output.js';
+import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { positiveInt } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
@@ -31,17 +31,15 @@ export function registerImportCommands(program: Command): void {
     .option('--batch-size <n>', 'rows per transaction', positiveInt, 500)
     .addHelpText('after', HELP)
     .action((url: string, opts: { djangoSecretKeyFile?: string; sourceName: string; userTable: string; batchSize: number }, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
-          const summary = await importAllauth(
-            ctx,
-            { url, sourceName: opts.sourceName, userTable: opts.userTable, batchSize: opts.batchSize, djangoSecretKeys },
-            progressOnStderr(!wantsJson(command)),
-          );
-          return { json: summary.toJson(url), text: summary.toText(url), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
+        const summary = await importAllauth(
+          ctx,
+          { url, sourceName: opts.sourceName, userTable: opts.userTable, batchSize: opts.batchSize, djangoSecretKeys },
+          progressOnStderr(!wantsJson(command)),
+        );
+        return { json: summary.toJson(url), text: summary.toText(url), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
+      }),
     );
 }
 

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { respond } from '../output.js';
-import { withDatabase } from '../context.js';
+import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { endSessions, sessionJson, sessionsText } from '../sessions/manage.js';
@@ -14,13 +13,11 @@ export function registerSessionCommands(program: Command): void {
     .description("a user's live sessions, oldest first")
     .argument('<user>', USER_REF_HELP)
     .action((ref: string, _opts: unknown, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          const user = await resolveUser(ctx.db, ref);
-          const live = await listUserSessions(ctx.db, user.id, ctx.now());
-          return { json: { user_id: user.id, sessions: live.map(sessionJson) }, text: sessionsText(live) };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        const user = await resolveUser(ctx.db, ref);
+        const live = await listUserSessions(ctx.db, user.id, ctx.now());
+        return { json: { user_id: user.id, sessions: live.map(sessionJson) }, text: sessionsText(live) };
+      }),
     );
 
   sessions
@@ -31,15 +28,13 @@ export function registerSessionCommands(program: Command): void {
     .option('--all', 'end every session of the user', false)
     .addHelpText('after', '\nCookies, session tokens and refresh tokens of those sessions stop working at once.\nErrors: not_found (no such user, or a session id that is not theirs), required')
     .action((ref: string, ids: string[], opts: { all: boolean }, command: Command) =>
-      respond(command, () =>
-        withDatabase(async (ctx) => {
-          if (!opts.all && ids.length === 0) throw new CliError('required', 'name the sessions to end, or pass --all', 'ids');
-          const user = await resolveUser(ctx.db, ref);
-          const which = opts.all ? 'all' : ids.map(sessionId);
-          const ended = await ctx.db.transaction().execute((tx) => endSessions(tx, user.id, which, ctx.now()));
-          return { json: { user_id: user.id, sessions_ended: ended }, text: `${ended} session(s) of user ${user.id} ended` };
-        }),
-      ),
+      runCommand(command, async (ctx) => {
+        if (!opts.all && ids.length === 0) throw new CliError('required', 'name the sessions to end, or pass --all', 'ids');
+        const user = await resolveUser(ctx.db, ref);
+        const which = opts.all ? 'all' : ids.map(sessionId);
+        const ended = await ctx.db.transaction().execute((tx) => endSessions(tx, user.id, which, ctx.now()));
+        return { json: { user_id: user.id, sessions_ended: ended }, text: `${ended} session(s) of user ${user.id} ended` };
+      }),
     );
 }
 
