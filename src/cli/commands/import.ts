@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { wantsJson } from '../output.js';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
-import { positiveInt } from '../arguments.js';
+import { wholeNumber } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
 import { importAllauth } from '../import/allauth/import.js';
 
@@ -28,7 +28,7 @@ export function registerImportCommands(program: Command): void {
     .option('--django-secret-key-file <path>', "a file with Django's SECRET_KEY (then its SECRET_KEY_FALLBACKS, one per line): imports live sessions")
     .option('--source-name <name>', 'the name this import is remembered under; give another database another name', sourceName, 'allauth')
     .option('--user-table <table>', "the user model's table, for a custom AUTH_USER_MODEL with AbstractUser's columns", tableName, 'auth_user')
-    .option('--batch-size <n>', 'rows per transaction', positiveInt, 500)
+    .option('--batch-size <n>', 'rows per transaction (up to 5000, which keeps each query within both databases\' limits on bound values)', wholeNumber(5000), 500)
     .addHelpText('after', HELP)
     .action((url: string, opts: { djangoSecretKeyFile?: string; sourceName: string; userTable: string; batchSize: number }, command: Command) =>
       runCommand(command, async (ctx) => {

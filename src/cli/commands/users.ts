@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { positiveInt } from '../arguments.js';
+import { wholeNumber } from '../arguments.js';
 import { runCommand } from '../context.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { confirm, readNewPassword } from '../prompt.js';
@@ -43,8 +43,8 @@ export function registerUserCommands(program: Command): void {
 
   const listOptions = (command: Command) =>
     command
-      .option('--limit <n>', 'at most this many users', positiveInt, 50)
-      .option('--after <id>', 'only users with a higher id (the next page starts after the last id shown)', positiveInt, 0)
+      .option('--limit <n>', 'at most this many users', wholeNumber(), 50)
+      .option('--after <id>', 'only users with a higher id (the next page starts after the last id shown)', wholeNumber(), 0)
       .option('--active', 'only users who can log in')
       .option('--disabled', 'only disabled users');
   type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean };
