@@ -31,6 +31,8 @@ describeEachDatabase('import from django-allauth: conflicts and sessions', {}, (
   it('a user whose address or username is taken here is not imported, and is named; the rest are', async () => {
     const carol = await cliJson(target, ['users', 'create', '--email', 'Carol@Example.net', '--username', 'someone', '--no-password']);
     const dave = await cliJson(target, ['users', 'create', '--email', 'dave@here.example', '--username', 'DAVE', '--no-password']);
+    // Django's MD5PasswordHasher, which no default setup verifies: kept, counted, never a match.
+    await source.exec("UPDATE auth_user SET password = 'md5$seasalt$7c4c3f1a1c5cd4d8d0b8c4ba5e9d7c47' WHERE username = 'kim'");
     const run = await runCli(target, ['--json', ...importArgs()]);
     assert.equal(run.status, 1, run.stdout + run.stderr);
     const summary = run.json;
@@ -39,6 +41,8 @@ describeEachDatabase('import from django-allauth: conflicts and sessions', {}, (
       { source_user_id: 4, username: 'dave', reason: 'username_taken', value: 'dave', local_user_id: dave.id },
     ]);
     assert.deepEqual(summary.rows.users, { imported: 11, already_imported: 0, skipped: {} });
+    assert.deepEqual(summary.unverifiable_password_hashes, { md5: 1 });
+    assert.equal(summary.password_hashes.unknown, 1);
     assert.deepEqual(summary.rows.email_addresses, { imported: 12, already_imported: 0, skipped: { user_not_imported: 1 } });
     // Without Django's key nothing proves a session genuine.
     assert.deepEqual(summary.rows.sessions, { imported: 0, already_imported: 0, skipped: { no_secret_key: 3 } });

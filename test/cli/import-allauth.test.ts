@@ -146,11 +146,16 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
 
   it("every hasher's users log in with their passwords and are re-hashed to argon2id", async () => {
     const db = server().app.deps.db;
+    const refusedWrong = new Set<string>();
     for (const [username, expected] of Object.entries(USERS)) {
       if (expected.password === null) continue;
-      const wrong = await server().client('app').post('/auth/login', { username, password: `${expected.password}x` });
-      assert.equal(wrong.status, 400, username);
-      assert.equal(wrong.body.errors[0].code, 'username_password_mismatch', username);
+      // A wrong password once per hasher (a million PBKDF2 rounds each): the check is real.
+      if (!refusedWrong.has(expected.scheme)) {
+        refusedWrong.add(expected.scheme);
+        const wrong = await server().client('app').post('/auth/login', { username, password: `${expected.password}x` });
+        assert.equal(wrong.status, 400, username);
+        assert.equal(wrong.body.errors[0].code, 'username_password_mismatch', username);
+      }
       const login = await server().client('app').post('/auth/login', { username, password: expected.password });
       if (!expected.active) {
         assert.equal(login.status, 400, username);
@@ -172,7 +177,7 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
   });
 
   it('a user without a usable password cannot log in with one', async () => {
-    const login = await server().client('app').post('/auth/login', { username: 'frank', password: '' + 'anything at all' });
+    const login = await server().client('app').post('/auth/login', { username: 'frank', password: 'anything at all' });
     assert.equal(login.status, 400);
     assert.equal(login.body.errors[0].code, 'username_password_mismatch');
   });

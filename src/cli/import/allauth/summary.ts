@@ -58,6 +58,11 @@ export interface NotImported {
   what: string;
 }
 
+/** Counts one more `key`. */
+export function tally(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
 interface Counts {
   imported: number;
   alreadyImported: number;
@@ -89,10 +94,6 @@ export class ImportSummary {
 
   skipped(kind: RowKind, reason: SkipReason, n = 1): void {
     if (n > 0) this.rows[kind].skipped[reason] = (this.rows[kind].skipped[reason] ?? 0) + n;
-  }
-
-  static tally(counts: Record<string, number>, key: string): void {
-    counts[key] = (counts[key] ?? 0) + 1;
   }
 
   toJson(source: string) {

@@ -7,7 +7,7 @@ import { findEmailAddress, insertEmailAddress } from '../../../store/email-addre
 import { passwordScheme } from '../../../security/passwords.js';
 import { CliError } from '../../errors.js';
 import { planAddresses, type AddressPlan, type PlannedAddress } from './address-plan.js';
-import { ImportSummary } from './summary.js';
+import { tally } from './summary.js';
 import type { ImportRun, ImportStep } from './step.js';
 
 /** Users from auth_user, each with its addresses, in one transaction per batch. */
@@ -111,10 +111,10 @@ async function importUser(run: ImportRun, tx: Tx, user: SourceUser, plan: Addres
   summary.skipped('email_addresses', 'taken_here', taken);
   for (const reason of plan.skipped) summary.skipped('email_addresses', reason);
   const scheme = passwordScheme(user.password);
-  ImportSummary.tally(summary.passwordHashes, scheme);
-  if (scheme === 'unknown') ImportSummary.tally(summary.unverifiableHashes, algorithmName(user.password));
-  if (user.hasName) ImportSummary.tally(summary.fieldsNotImported, 'first_name/last_name');
-  if (user.isStaffOrSuperuser) ImportSummary.tally(summary.fieldsNotImported, 'is_staff/is_superuser');
+  tally(summary.passwordHashes, scheme);
+  if (scheme === 'unknown') tally(summary.unverifiableHashes, algorithmName(user.password));
+  if (user.hasName) tally(summary.fieldsNotImported, 'first_name/last_name');
+  if (user.isStaffOrSuperuser) tally(summary.fieldsNotImported, 'is_staff/is_superuser');
 }
 
 /** The hasher a Django hash names ("md5", "sha1", ...), for the summary; never any of the hash itself. */
