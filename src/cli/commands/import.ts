@@ -38,9 +38,22 @@ export function registerImportCommands(program: Command): void {
           { url, sourceName: opts.sourceName, userTable: opts.userTable, batchSize: opts.batchSize, djangoSecretKeys },
           progressOnStderr(!wantsJson(command)),
         );
-        return { json: summary.toJson(url), text: summary.toText(url), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
+        const shown = withoutPassword(url);
+        return { json: summary.toJson(shown), text: summary.toText(shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
       }),
     );
+}
+
+/** The source's URL as the summary shows it: a password in it would end up in terminals and logs. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 function sourceName(value: string): string {

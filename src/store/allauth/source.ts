@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 // A django-allauth database, opened to be read (never written) by the import.
 // Its tables are Django's; dialects differ in what rows hold: PostgreSQL
@@ -32,7 +32,8 @@ export interface AllauthDatabase {
 }
 
 export interface AllauthSource {
-  conn: Kysely<AllauthDatabase> | Transaction<AllauthDatabase>;
+  /** The database, or within inSnapshot its read-only transaction. */
+  conn: Kysely<AllauthDatabase>;
   dialect: 'sqlite' | 'postgres';
   /** Each table of the source with its columns. */
   tables: Map<string, Set<string>>;
@@ -75,8 +76,9 @@ export async function openAllauthSource(url: string, userTable: string): Promise
   }
 }
 
+/** Closes what openAllauthSource opened (not a snapshot of it). */
 export async function closeAllauthSource(source: AllauthSource): Promise<void> {
-  if ('destroy' in source.conn) await source.conn.destroy();
+  await source.conn.destroy();
 }
 
 /**
@@ -87,7 +89,7 @@ export async function closeAllauthSource(source: AllauthSource): Promise<void> {
  * writers for as long as the import runs.
  */
 export async function inSnapshot<T>(source: AllauthSource, read: (snapshot: AllauthSource) => Promise<T>): Promise<T> {
-  if (source.dialect === 'sqlite' || !('transaction' in source.conn)) return read(source);
+  if (source.dialect === 'sqlite') return read(source);
   return source.conn
     .transaction()
     .setIsolationLevel('repeatable read')
