@@ -57,8 +57,9 @@ export async function cliError(databaseUrl: string, args: string[], code: string
   return run;
 }
 
-// The django-allauth 65 fixture (see its README for every case and password).
-export const FIXTURE = '/work/shared/fixtures/allauth-65';
+// The django-allauth 65 fixture (see its README for every case and password),
+// beside the checkout in ../shared, as .ci/run also arranges for its Node 24 copy.
+export const FIXTURE = new URL('../../../shared/fixtures/allauth-65', import.meta.url).pathname;
 export const DJANGO_SECRET_KEY = 'fixture-not-secret-allauth-65';
 
 export interface AllauthCopy {
