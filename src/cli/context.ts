@@ -16,7 +16,7 @@ export function cliConfig(): Config {
   try {
     return loadConfig(process.env);
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError('config_error', `configuration: ${error.message}`);
+    if (error instanceof ConfigError) throw CliError.of('config_error', `configuration: ${error.message}`);
     throw error;
   }
 }
@@ -32,12 +32,12 @@ export async function withDatabase<T>(work: (ctx: CliContext) => Promise<T>, opt
   try {
     // The first query: an unreachable database shows here, as an error of its own.
     const status = await migrationStatus(db).catch((error: Error) => {
-      throw new CliError('database_error', `cannot read the database (DATABASE_URL): ${error.message}`);
+      throw CliError.of('database_error', `cannot read the database (DATABASE_URL): ${error.message}`);
     });
     if (options.requireMigrated !== false) {
       const pending = status.filter((m) => m.appliedAt === null);
       if (pending.length > 0) {
-        throw new CliError('migrations_pending', `the database needs ${pending.length} migration(s) (${pending.map((m) => m.name).join(', ')}): run \`headless-auth migrate\``);
+        throw CliError.of('migrations_pending', `the database needs ${pending.length} migration(s) (${pending.map((m) => m.name).join(', ')}): run \`headless-auth migrate\``);
       }
     }
     return await work({ config, db, now: Date.now });

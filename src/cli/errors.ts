@@ -23,18 +23,17 @@ export interface CliErrorItem {
 /** An expected failure: printed as its items (with --json as {"errors": [...]}), exit status 1. */
 export class CliError extends Error {
   override name = 'CliError';
-  readonly errors: CliErrorItem[];
 
-  constructor(code: CliErrorCode, message: string, param?: string) {
-    super(message);
-    this.errors = [{ code, message, ...(param ? { param } : {}) }];
+  private constructor(readonly errors: CliErrorItem[]) {
+    super(errors.map((e) => e.message).join(' '));
+  }
+
+  static of(code: CliErrorCode, message: string, param?: string): CliError {
+    return new CliError([{ code, message, ...(param ? { param } : {}) }]);
   }
 
   /** The same codes and texts the API answers with for the same mistakes. */
   static fromFields(fields: FieldError[]): CliError {
-    const error = new CliError('required', '');
-    error.errors.splice(0, 1, ...errorBody(400, fields).errors);
-    error.message = error.errors.map((e) => e.message).join(' ');
-    return error;
+    return new CliError(errorBody(400, fields).errors);
   }
 }

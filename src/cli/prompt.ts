@@ -8,11 +8,11 @@ import { CliError } from './errors.js';
 export async function readNewPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin) return readStdinPassword();
   if (!process.stdin.isTTY) {
-    throw new CliError('required', 'no terminal to ask for the password: pipe it in with --password-stdin', 'password');
+    throw CliError.of('required', 'no terminal to ask for the password: pipe it in with --password-stdin', 'password');
   }
   const password = await askHidden('New password: ');
-  if ((await askHidden('Repeat it: ')) !== password) throw new CliError('password_mismatch', 'the two passwords differ', 'password');
-  if (password === '') throw new CliError('required', 'the password is empty', 'password');
+  if ((await askHidden('Repeat it: ')) !== password) throw CliError.of('password_mismatch', 'the two passwords differ', 'password');
+  if (password === '') throw CliError.of('required', 'the password is empty', 'password');
   return password;
 }
 
@@ -21,7 +21,7 @@ async function readStdinPassword(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  if (password === '') throw new CliError('required', 'stdin held no password', 'password');
+  if (password === '') throw CliError.of('required', 'stdin held no password', 'password');
   return password;
 }
 
@@ -44,7 +44,7 @@ function askHidden(question: string): Promise<string> {
       for (const char of chunk) {
         if (char === '\r' || char === '\n') return finish(() => resolve(typed));
         // Ctrl-C, Ctrl-D
-        if (char === '\u0003' || char === '\u0004') return finish(() => reject(new CliError('cancelled', 'cancelled')));
+        if (char === '\u0003' || char === '\u0004') return finish(() => reject(CliError.of('cancelled', 'cancelled')));
         if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('');
         else typed += char;
       }
@@ -56,11 +56,11 @@ function askHidden(question: string): Promise<string> {
 /** Asks before something that cannot be undone; `--yes` answers for scripts. */
 export async function confirm(question: string, yes: boolean): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY) throw new CliError('confirmation_required', `${question} Pass --yes to confirm without a terminal`);
+  if (!process.stdin.isTTY) throw CliError.of('confirmation_required', `${question} Pass --yes to confirm without a terminal`);
   const readline = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await readline.question(`${question} [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new CliError('cancelled', 'cancelled');
+    if (!/^y(es)?$/i.test(answer.trim())) throw CliError.of('cancelled', 'cancelled');
   } finally {
     readline.close();
   }

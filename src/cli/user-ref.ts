@@ -26,7 +26,7 @@ export async function resolveUser(conn: Conn, ref: string): Promise<User> {
     const user = await attempt();
     if (user) return user;
   }
-  throw new CliError('not_found', `no user matches "${ref}"`, 'user');
+  throw CliError.of('not_found', `no user matches "${ref}"`, 'user');
 }
 
 function findBy(conn: Conn, kind: 'id' | 'email' | 'username', value: string): Promise<User | null> {

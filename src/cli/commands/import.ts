@@ -72,9 +72,9 @@ function readSecretKeys(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError('required', `cannot read ${path}: ${(error as Error).message}`, 'django-secret-key-file');
+    throw CliError.of('required', `cannot read ${path}: ${(error as Error).message}`, 'django-secret-key-file');
   }
   const keys = text.split(/\r?\n/).filter((line) => line.trim() !== '');
-  if (keys.length === 0) throw new CliError('required', `${path} holds no key`, 'django-secret-key-file');
+  if (keys.length === 0) throw CliError.of('required', `${path} holds no key`, 'django-secret-key-file');
   return keys;
 }

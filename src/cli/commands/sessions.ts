@@ -29,7 +29,7 @@ export function registerSessionCommands(program: Command): void {
     .addHelpText('after', '\nCookies, session tokens and refresh tokens of those sessions stop working at once.\nErrors: not_found (no such user, or a session id that is not theirs), required')
     .action((ref: string, ids: string[], opts: { all: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
-        if (!opts.all && ids.length === 0) throw new CliError('required', 'name the sessions to end, or pass --all', 'ids');
+        if (!opts.all && ids.length === 0) throw CliError.of('required', 'name the sessions to end, or pass --all', 'ids');
         const user = await resolveUser(ctx.db, ref);
         const which = opts.all ? 'all' : ids.map(sessionId);
         const ended = await ctx.db.transaction().execute((tx) => endSessions(tx, user.id, which, ctx.now()));
@@ -39,6 +39,6 @@ export function registerSessionCommands(program: Command): void {
 }
 
 function sessionId(text: string): number {
-  if (!/^\d{1,15}$/.test(text)) throw new CliError('not_found', `"${text}" is not a session id`, 'ids');
+  if (!/^\d{1,15}$/.test(text)) throw CliError.of('not_found', `"${text}" is not a session id`, 'ids');
   return Number(text);
 }

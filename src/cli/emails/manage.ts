@@ -60,7 +60,7 @@ export async function removeAddress(ctx: CliContext, email: string): Promise<Ema
 
 async function existingAddress(ctx: CliContext, email: string): Promise<EmailAddress> {
   const address = await findEmailAddress(ctx.db, normalizeEmail(email));
-  if (!address) throw new CliError('not_found', `no user has the address ${email}`, 'email');
+  if (!address) throw CliError.of('not_found', `no user has the address ${email}`, 'email');
   return address;
 }
 

@@ -18,7 +18,7 @@ export async function endSessions(conn: Conn, userId: number, ids: number[] | 'a
   }
   const own = new Set(live.map((s) => s.id));
   const unknown = ids.find((id) => !own.has(id));
-  if (unknown !== undefined) throw new CliError('not_found', `the user has no live session ${unknown}`, 'session');
+  if (unknown !== undefined) throw CliError.of('not_found', `the user has no live session ${unknown}`, 'session');
   await deleteUserSessionsById(conn, userId, [...new Set(ids)]);
   return new Set(ids).size;
 }

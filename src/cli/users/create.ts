@@ -22,7 +22,7 @@ export interface NewAccount {
 export async function createAccount(ctx: CliContext, input: NewAccount): Promise<number> {
   const email = input.email === undefined ? undefined : normalizeEmail(input.email);
   const username = input.username?.trim();
-  if (!email && !username) throw new CliError('required', 'give an email address, a username or both', 'email');
+  if (!email && !username) throw CliError.of('required', 'give an email address, a username or both', 'email');
   const problems: FieldError[] = [];
   const emailProblem = email ? emailError(email) : null;
   if (emailProblem) problems.push(emailProblem);

@@ -19,7 +19,7 @@ export interface UserDetails {
 
 export async function loadUserDetails(conn: Conn, userId: number, now: number): Promise<UserDetails> {
   const user = await findUserOverview(conn, userId);
-  if (!user) throw new CliError('not_found', `no user ${userId}`, 'user');
+  if (!user) throw CliError.of('not_found', `no user ${userId}`, 'user');
   return {
     user,
     addresses: await listUserEmailAddresses(conn, userId),

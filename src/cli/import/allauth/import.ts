@@ -23,7 +23,7 @@ export interface ImportOptions {
 
 /** Imports an allauth database into the configured one; see the README's "Import from django-allauth". */
 export async function importAllauth(ctx: CliContext, options: ImportOptions, progress: Progress): Promise<ImportSummary> {
-  if (options.url === ctx.config.databaseUrl) throw new CliError('source_error', 'the source is the configured DATABASE_URL itself', 'url');
+  if (options.url === ctx.config.databaseUrl) throw CliError.of('source_error', 'the source is the configured DATABASE_URL itself', 'url');
   const source = await asCliError(() => openAllauthSource(options.url, options.userTable));
   try {
     return await asCliError(() =>
@@ -52,7 +52,7 @@ async function asCliError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof SourceError) throw new CliError('source_error', `the allauth database: ${error.message}`, 'url');
+    if (error instanceof SourceError) throw CliError.of('source_error', `the allauth database: ${error.message}`, 'url');
     throw error;
   }
 }

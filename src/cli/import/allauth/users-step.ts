@@ -136,7 +136,7 @@ function refuse(run: ImportRun, user: SourceUser, plan: AddressPlan, conflict: {
 async function revisitUser(run: ImportRun, tx: Tx, user: SourceUser, plan: AddressPlan, record: ImportRecord, records: BatchRecords): Promise<void> {
   const { summary } = run;
   if (record.fingerprint !== null && fingerprint(user) !== null && record.fingerprint !== fingerprint(user)) {
-    throw new CliError(
+    throw CliError.of(
       'source_mismatch',
       `source user ${user.id} is not the one imported under the name "${run.sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
     );
