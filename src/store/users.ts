@@ -46,6 +46,13 @@ export async function findUserById(conn: Conn, id: number): Promise<User | null>
   return row ? toUser(row) : null;
 }
 
+/** The users with the given ids that exist, by id. */
+export async function findUsersByIds(conn: Conn, ids: number[]): Promise<Map<number, User>> {
+  if (ids.length === 0) return new Map();
+  const rows = await selectUsers(conn).where('users.id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, toUser(row)]));
+}
+
 export async function findUserByUsername(conn: Conn, username: string): Promise<User | null> {
   const row = await selectUsers(conn).where('users.username_lower', '=', username.toLowerCase()).executeTakeFirst();
   return row ? toUser(row) : null;

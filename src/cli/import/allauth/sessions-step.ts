@@ -1,14 +1,14 @@
-import { countLiveSessions, readLiveSessions, readSessionDetails, type SourceSession } from '../../../store/allauth/sessions.js';
+import { countLiveSessions, readLiveSessions, readSessionDetails, type SourceSession, type SourceSessionDetails } from '../../../store/allauth/sessions.js';
 import { readPasswordHashes } from '../../../store/allauth/users.js';
 import { findImportRecords, insertImportRecords, type ImportRecord, type NewImportRecord } from '../../../store/import-records.js';
 import { insertSession, touchSession } from '../../../store/sessions.js';
-import { findUserById } from '../../../store/users.js';
+import { findUsersByIds } from '../../../store/users.js';
+import type { User } from '../../../domain/user.js';
 import type { Tx } from '../../../store/db.js';
 import { hashSecret } from '../../../security/secrets.js';
 import { authHashMatches, authMethods, readDjangoSession, sessionUserId } from './django-session.js';
 import type { SkipReason } from './summary.js';
 import type { ImportRun, ImportStep } from './step.js';
-import type { SourceSessionDetails } from '../../../store/allauth/sessions.js';
 
 /**
  * Live Django sessions, so that users stay logged in across the move: a
@@ -46,13 +46,14 @@ async function importBatch(run: ImportRun, sessions: SourceSession[]): Promise<v
   await run.db.transaction().execute(async (tx) => {
     const imported = await findImportRecords(tx, run.sourceName, 'session', decoded.map((d) => d.keyHash));
     const users = await findImportRecords(tx, run.sourceName, 'user', userIds.map(String));
+    const locals = await findUsersByIds(tx, [...users.values()].map((r) => r.targetId));
     const created: NewImportRecord[] = [];
     for (const { session, keyHash, read } of decoded) {
       if (imported.has(keyHash)) {
         run.summary.alreadyImported('sessions');
         continue;
       }
-      const outcome = read.ok ? await importSession(run, tx, session, keyHash, read.data, { users, passwordHashes, details }) : read.reason;
+      const outcome = read.ok ? await importSession(run, tx, session, keyHash, read.data, { users, locals, passwordHashes, details }) : read.reason;
       if (typeof outcome === 'string') {
         run.summary.skipped('sessions', outcome);
         continue;
@@ -66,6 +67,8 @@ async function importBatch(run: ImportRun, sessions: SourceSession[]): Promise<v
 
 interface BatchLookups {
   users: Map<string, ImportRecord>;
+  /** The imported users as they are here now, by id. */
+  locals: Map<number, User>;
   passwordHashes: Map<number, string>;
   details: Map<string, SourceSessionDetails>;
 }
@@ -75,7 +78,7 @@ async function importSession(run: ImportRun, tx: Tx, session: SourceSession, key
   const sourceUserId = sessionUserId(data);
   if (sourceUserId === null) return 'not_logged_in';
   const record = lookups.users.get(String(sourceUserId));
-  const user = record ? await findUserById(tx, record.targetId) : null;
+  const user = record ? lookups.locals.get(record.targetId) : undefined;
   if (!record || !user) return 'user_not_imported';
   if (!user.isActive) return 'user_inactive';
   if (user.passwordChangedAt > record.importedAt) return 'password_changed_here';

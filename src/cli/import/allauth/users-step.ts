@@ -2,7 +2,8 @@ import type { Tx } from '../../../store/db.js';
 import { countUsers, readUsers, type SourceUser } from '../../../store/allauth/users.js';
 import { readEmailAddresses, readVerifiedHolders } from '../../../store/allauth/email-addresses.js';
 import { findImportRecords, insertImportRecords, type ImportRecord, type NewImportRecord } from '../../../store/import-records.js';
-import { deleteUser, findUserById, findUserByUsername, insertImportedUser } from '../../../store/users.js';
+import { deleteUser, findUserByUsername, findUsersByIds, insertImportedUser } from '../../../store/users.js';
+import type { User } from '../../../domain/user.js';
 import { findEmailAddress, insertEmailAddress } from '../../../store/email-addresses.js';
 import { passwordScheme } from '../../../security/passwords.js';
 import { CliError } from '../../errors.js';
@@ -51,9 +52,11 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
       userEmails: await findImportRecords(tx, run.sourceName, 'user_email', ids),
       created: [],
     };
+    // Users imported before, as they are here now (absent: deleted since).
+    const locals = await findUsersByIds(tx, [...records.users.values()].map((r) => r.targetId));
     for (const { user, plan } of plans) {
       const record = records.users.get(String(user.id));
-      if (record) await revisitUser(run, tx, user, plan, record, records);
+      if (record) await revisitUser(run, tx, user, plan, record, locals.get(record.targetId) ?? null, records);
       else await importUser(run, tx, user, plan, records);
     }
     await insertImportRecords(tx, records.created);
@@ -133,7 +136,7 @@ function refuse(run: ImportRun, user: SourceUser, plan: AddressPlan, conflict: {
  * addresses may have changed since), except that addresses added to it in
  * the source since then come over.
  */
-async function revisitUser(run: ImportRun, tx: Tx, user: SourceUser, plan: AddressPlan, record: ImportRecord, records: BatchRecords): Promise<void> {
+async function revisitUser(run: ImportRun, tx: Tx, user: SourceUser, plan: AddressPlan, record: ImportRecord, local: User | null, records: BatchRecords): Promise<void> {
   const { summary } = run;
   if (record.fingerprint !== null && fingerprint(user) !== null && record.fingerprint !== fingerprint(user)) {
     throw CliError.of(
@@ -141,7 +144,6 @@ async function revisitUser(run: ImportRun, tx: Tx, user: SourceUser, plan: Addre
       `source user ${user.id} is not the one imported under the name "${run.sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
     );
   }
-  const local = await findUserById(tx, record.targetId);
   const known = plan.addresses.filter((a) => recordOf(records, a)).length;
   if (!local) {
     summary.skipped('users', 'deleted_here');
