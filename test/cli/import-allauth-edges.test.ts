@@ -33,6 +33,9 @@ describeEachDatabase('import from django-allauth: conflicts and sessions', {}, (
     const dave = await cliJson(target, ['users', 'create', '--email', 'dave@here.example', '--username', 'DAVE', '--no-password']);
     // Django's MD5PasswordHasher, which no default setup verifies: kept, counted, never a match.
     await source.exec("UPDATE auth_user SET password = 'md5$seasalt$7c4c3f1a1c5cd4d8d0b8c4ba5e9d7c47' WHERE username = 'kim'");
+    // allauth lets bob (imported first) hold grace's verified address unverified; here it stays grace's.
+    const no = kind === 'sqlite' ? '0' : 'false';
+    await source.exec(`INSERT INTO account_emailaddress (id, email, verified, "primary", user_id) VALUES (100, 'grace@example.com', ${no}, ${no}, 2)`);
     const run = await runCli(target, ['--json', ...importArgs()]);
     assert.equal(run.status, 1, run.stdout + run.stderr);
     const summary = run.json;
@@ -43,7 +46,7 @@ describeEachDatabase('import from django-allauth: conflicts and sessions', {}, (
     assert.deepEqual(summary.rows.users, { imported: 11, already_imported: 0, skipped: {} });
     assert.deepEqual(summary.unverifiable_password_hashes, { md5: 1 });
     assert.equal(summary.password_hashes.unknown, 1);
-    assert.deepEqual(summary.rows.email_addresses, { imported: 12, already_imported: 0, skipped: { user_not_imported: 1 } });
+    assert.deepEqual(summary.rows.email_addresses, { imported: 12, already_imported: 0, skipped: { user_not_imported: 1, verified_by_another_user: 1 } });
     // Without Django's key nothing proves a session genuine.
     assert.deepEqual(summary.rows.sessions, { imported: 0, already_imported: 0, skipped: { no_secret_key: 3 } });
     // Nothing half-made: the refused users left no row behind.
@@ -55,7 +58,9 @@ describeEachDatabase('import from django-allauth: conflicts and sessions', {}, (
     const resolved = await cliJson(target, importArgs('--django-secret-key-file', wrongKey.path));
     assert.deepEqual(resolved.conflicts, []);
     assert.deepEqual(resolved.rows.users, { imported: 2, already_imported: 11, skipped: {} });
-    assert.deepEqual(resolved.rows.email_addresses, { imported: 1, already_imported: 12, skipped: {} });
+    assert.deepEqual(resolved.rows.email_addresses, { imported: 1, already_imported: 12, skipped: { verified_by_another_user: 1 } });
+    const grace = await db.selectFrom('email_addresses as e').innerJoin('users as u', 'u.id', 'e.user_id').select(['u.username', 'e.verified']).where('e.email', '=', 'grace@example.com').execute();
+    assert.deepEqual(grace, [{ username: 'grace', verified: 1 }]);
     assert.deepEqual(resolved.rows.sessions, { imported: 0, already_imported: 0, skipped: { bad_signature: 3 } });
   });
 

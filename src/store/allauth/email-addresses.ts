@@ -24,19 +24,20 @@ export async function readEmailAddresses(source: AllauthSource, userIds: number[
 }
 
 /**
- * Which users hold the given addresses verified (lower-cased, compared with
- * the database's lower(): on SQLite that folds ASCII letters only). allauth
- * lets an unverified address repeat across users; a verified one is its
- * owner's.
+ * Which users hold the given addresses verified, by lower-cased address.
+ * allauth lets an unverified address repeat across users; a verified one is
+ * its owner's. Matched as given and lower-cased (allauth stores addresses
+ * lower-cased), so that the email index serves: lower(email) would read the
+ * whole table for every batch.
  */
-export async function readVerifiedHolders(source: AllauthSource, emailsLower: string[]): Promise<Array<{ userId: number; emailLower: string }>> {
-  if (emailsLower.length === 0 || !source.tables.has('account_emailaddress')) return [];
+export async function readVerifiedHolders(source: AllauthSource, emails: string[]): Promise<Array<{ userId: number; emailLower: string }>> {
+  if (emails.length === 0 || !source.tables.has('account_emailaddress')) return [];
   const rows = await source.conn
     .selectFrom('account_emailaddress')
     .select(['user_id', 'email'])
+    .where('email', 'in', [...new Set([...emails, ...emails.map((e) => e.toLowerCase())])])
     // A bare boolean column: true on PostgreSQL, non-zero on SQLite.
     .where(sql<SqlBool>`${sql.ref('verified')}`)
-    .where(sql<string>`lower(${sql.ref('email')})`, 'in', emailsLower)
     .execute();
   return rows.map((row) => ({ userId: Number(row.user_id), emailLower: row.email.toLowerCase() }));
 }

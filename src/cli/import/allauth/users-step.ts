@@ -38,7 +38,7 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
   const rows = await readEmailAddresses(run.source, users.map((u) => u.id));
   const unverified = [...rows.filter((r) => !r.verified).map((r) => r.email), ...users.map((u) => u.email).filter(Boolean)];
   const verifiedBy = new Map<string, Set<number>>();
-  for (const holder of await readVerifiedHolders(run.source, [...new Set(unverified.map((e) => e.toLowerCase()))])) {
+  for (const holder of await readVerifiedHolders(run.source, [...new Set(unverified)])) {
     verifiedBy.set(holder.emailLower, (verifiedBy.get(holder.emailLower) ?? new Set()).add(holder.userId));
   }
   const verifiedByOther = (emailLower: string, userId: number) => [...(verifiedBy.get(emailLower) ?? [])].some((id) => id !== userId);
