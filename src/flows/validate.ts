@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import type { Config } from '../config/config.js';
 import type { FieldError } from './outcome.js';
 import { checkPassword } from '../security/password-policy.js';
@@ -17,7 +18,19 @@ export function normalizeEmail(email: string): string {
 
 export function emailError(email: string, param = 'email'): FieldError | null {
   if (email.length > 254) return { code: 'max_length', param, message: 'Ensure this value has at most 254 characters.' };
-  return EMAIL.test(email) ? null : { code: 'invalid', param, message: 'Enter a valid email address.' };
+  return EMAIL.test(withAsciiDomain(email)) ? null : { code: 'invalid', param, message: 'Enter a valid email address.' };
+}
+
+// Django's EmailValidator checks an internationalised domain in its punycode
+// form, and allauth keeps the address as typed ("zoe@bücher.example"), so
+// such addresses sign up, log in and arrive by import.
+function withAsciiDomain(email: string): string {
+  const at = email.lastIndexOf('@');
+  const domain = email.slice(at + 1);
+  if (at < 0 || /^[\x00-\x7f]*$/.test(domain)) return email;
+  // '' for a domain that has no punycode form: left as it is, the rule refuses it.
+  const ascii = domainToASCII(domain);
+  return ascii === '' ? email : `${email.slice(0, at + 1)}${ascii}`;
 }
 
 export function usernameError(config: Config, username: string): FieldError | null {

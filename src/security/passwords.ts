@@ -1,4 +1,4 @@
-import { createHash, pbkdf2, timingSafeEqual } from 'node:crypto';
+import { createHash, pbkdf2, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { promisify } from 'node:util';
 import * as argon2 from '@node-rs/argon2';
 import * as bcrypt from '@node-rs/bcrypt';
@@ -41,6 +41,12 @@ const MAX_ARGON2_PARALLELISM = 64;
 // default is 12.
 const MAX_BCRYPT_COST = 16;
 
+// scrypt takes 128 * N * r bytes and time in proportion to N * r * p. Django's
+// default (N=2^14, r=8, p=5) takes 16 MiB and N * r * p = 655360; the bounds
+// allow 16 times that memory and about 50 times that work.
+const MAX_SCRYPT_MEMORY_BYTES = 256 * 1024 * 1024;
+const MAX_SCRYPT_WORK = 2 ** 25;
+
 // The PHC parameter section of a hash made with ARGON2_OPTIONS: such a hash is
 // current and within bounds without being parsed.
 const CURRENT_ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2_OPTIONS.memoryCost},t=${ARGON2_OPTIONS.timeCost},p=${ARGON2_OPTIONS.parallelism}$`;
@@ -48,6 +54,7 @@ const CURRENT_ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2_OPTIONS.memoryCost},t=$
 const REJECTED: PasswordVerdict = Object.freeze({ ok: false, needsRehash: false });
 
 const pbkdf2Async = promisify(pbkdf2);
+const scryptAsync = promisify<string, string, number, ScryptOptions, Buffer>(scrypt);
 
 // argon2, bcrypt and pbkdf2 all run on libuv's threadpool (4 threads by default),
 // which fs and dns share. Without a cap a burst of logins fills that queue and stalls
@@ -96,22 +103,59 @@ export async function verifyPassword(password: string, stored: string | null): P
   }
 }
 
+/**
+ * Which hasher made a stored hash: Django's algorithm name for Django's
+ * formats ("pbkdf2_sha256", "argon2", "bcrypt_sha256", "scrypt", ...), the
+ * PHC identifier for bare argon2 strings (ours are "argon2id"), "bcrypt" for
+ * bare bcrypt, "unusable" for Django's "!" marker, "none" without a password
+ * and "unknown" for a format nothing here verifies.
+ */
+export function passwordScheme(stored: string | null): string {
+  if (stored === null) return 'none';
+  if (stored.startsWith('!')) return 'unusable';
+  const phc = /^\$(argon2(?:id|i|d))\$/.exec(stored);
+  if (phc) return phc[1]!;
+  if (/^\$2[aby]\$/.test(stored)) return 'bcrypt';
+  return djangoAlgorithm(stored) ?? 'unknown';
+}
+
+/** True for a hash made by hashPassword with today's parameters (nothing to re-hash). */
+export function isCurrentPasswordHash(stored: string | null): boolean {
+  return stored !== null && stored.startsWith(CURRENT_ARGON2_PREFIX);
+}
+
+type Check = (password: string, stored: string) => Promise<boolean>;
+
+// Django's hashers, by the algorithm name their hashes start with: the
+// default PASSWORD_HASHERS of Django 5 plus plain bcrypt.
+const DJANGO_CHECKS: Record<string, Check> = {
+  pbkdf2_sha256: (password, stored) => checkDjangoPbkdf2(password, stored, 'sha256'),
+  pbkdf2_sha1: (password, stored) => checkDjangoPbkdf2(password, stored, 'sha1'),
+  // Argon2PasswordHasher: "argon2" + a PHC string ("$argon2id$v=19$...").
+  argon2: async (password, stored) => {
+    const phc = stored.slice('argon2'.length);
+    return argon2WithinBounds(phc) && argon2.verify(phc, password);
+  },
+  // BCryptSHA256PasswordHasher: bcrypt over the hex SHA-256 of the password,
+  // which sidesteps bcrypt's 72-byte truncation.
+  bcrypt_sha256: (password, stored) => checkBcrypt(sha256Hex(password), stored.slice('bcrypt_sha256$'.length)),
+  bcrypt: (password, stored) => checkBcrypt(password, stored.slice('bcrypt$'.length)),
+  scrypt: checkDjangoScrypt,
+};
+
+function djangoAlgorithm(stored: string): string | undefined {
+  const end = stored.indexOf('$');
+  const algorithm = end > 0 ? stored.slice(0, end) : '';
+  return Object.hasOwn(DJANGO_CHECKS, algorithm) ? algorithm : undefined;
+}
+
 function pickCheck(password: string, stored: string): (() => Promise<PasswordVerdict>) | undefined {
   if (stored.startsWith('$argon2')) return () => checkOwnArgon2(password, stored);
-  // Django's Argon2PasswordHasher: "argon2" + a PHC string ("$argon2id$v=19$...").
-  if (stored.startsWith('argon2$')) {
-    const phc = stored.slice('argon2'.length);
-    return imported(async () => argon2WithinBounds(phc) && argon2.verify(phc, password));
-  }
-  if (stored.startsWith('pbkdf2_sha256$')) return imported(() => checkDjangoPbkdf2(password, stored));
-  // Django's BCryptSHA256PasswordHasher: bcrypt over the hex SHA-256 of the password,
-  // which sidesteps bcrypt's 72-byte truncation.
-  if (stored.startsWith('bcrypt_sha256$')) {
-    return imported(() => checkBcrypt(sha256Hex(password), stored.slice('bcrypt_sha256$'.length)));
-  }
-  if (stored.startsWith('bcrypt$')) return imported(() => checkBcrypt(password, stored.slice('bcrypt$'.length)));
   if (/^\$2[aby]\$/.test(stored)) return imported(() => checkBcrypt(password, stored));
-  return undefined;
+  const algorithm = djangoAlgorithm(stored);
+  if (algorithm === undefined) return undefined;
+  const check = DJANGO_CHECKS[algorithm]!;
+  return imported(() => check(password, stored));
 }
 
 // Any imported hash that matches is replaced by our own format on this login.
@@ -137,18 +181,44 @@ async function checkBcrypt(password: string, hash: string): Promise<boolean> {
   return cost !== null && Number(cost[1]) <= MAX_BCRYPT_COST && bcrypt.verify(password, hash);
 }
 
-// Django's PBKDF2PasswordHasher: "pbkdf2_sha256$<iterations>$<salt>$<base64 key>",
-// the key being PBKDF2-HMAC-SHA256 of the UTF-8 password and salt, 32 bytes.
-async function checkDjangoPbkdf2(password: string, stored: string): Promise<boolean> {
+// Django's PBKDF2PasswordHasher and PBKDF2SHA1PasswordHasher:
+// "pbkdf2_<digest>$<iterations>$<salt>$<base64 key>", the key being PBKDF2-HMAC
+// of the UTF-8 password and salt, as long as the digest (32 or 20 bytes).
+const PBKDF2_KEYS = {
+  // Standard base64 of 32 bytes is exactly 43 characters and one "="; of 20, 27 and one "=".
+  sha256: { bytes: 32, encoded: /^[A-Za-z0-9+/]{43}=$/ },
+  sha1: { bytes: 20, encoded: /^[A-Za-z0-9+/]{27}=$/ },
+} as const;
+
+async function checkDjangoPbkdf2(password: string, stored: string, digest: keyof typeof PBKDF2_KEYS): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 4) return false;
   const [, iterationsText, salt, encoded] = parts as [string, string, string, string];
   if (!/^[1-9][0-9]{0,7}$/.test(iterationsText) || salt === '') return false;
   const iterations = Number(iterationsText);
-  // Standard base64 of 32 bytes is exactly 43 characters and one "=".
-  if (iterations > MAX_PBKDF2_ITERATIONS || !/^[A-Za-z0-9+/]{43}=$/.test(encoded)) return false;
+  const key = PBKDF2_KEYS[digest];
+  if (iterations > MAX_PBKDF2_ITERATIONS || !key.encoded.test(encoded)) return false;
   const expected = Buffer.from(encoded, 'base64');
-  const actual = await pbkdf2Async(password, salt, iterations, 32, 'sha256');
+  const actual = await pbkdf2Async(password, salt, iterations, key.bytes, digest);
+  return timingSafeEqual(actual, expected);
+}
+
+// Django's ScryptPasswordHasher: "scrypt$<N>$<salt>$<r>$<p>$<base64 key>", the
+// key being 64 bytes of scrypt over the UTF-8 password and salt.
+async function checkDjangoScrypt(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6) return false;
+  const [, nText, salt, rText, pText, encoded] = parts as [string, string, string, string, string, string];
+  if (![nText, rText, pText].every((t) => /^[1-9][0-9]{0,8}$/.test(t)) || salt === '') return false;
+  const [N, r, p] = [Number(nText), Number(rText), Number(pText)];
+  const memory = 128 * N * r;
+  // scrypt itself requires N to be a power of two above 1.
+  if (N < 2 || (N & (N - 1)) !== 0 || memory > MAX_SCRYPT_MEMORY_BYTES || N * r * p > MAX_SCRYPT_WORK) return false;
+  // Standard base64 of 64 bytes is exactly 86 characters and "==".
+  if (!/^[A-Za-z0-9+/]{86}==$/.test(encoded)) return false;
+  const expected = Buffer.from(encoded, 'base64');
+  // maxmem guards against a miscount above; Node refuses (an error, a mismatch) beyond it.
+  const actual = await scryptAsync(password, salt, 64, { N, r, p, maxmem: 2 * memory });
   return timingSafeEqual(actual, expected);
 }
 

@@ -227,9 +227,18 @@ export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
+function migratorFor(db: Db): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorFor(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Every migration of this version, with when it was applied (null: not yet). Changes nothing. */
+export async function migrationStatus(db: Db): Promise<Array<{ name: string; appliedAt: number | null }>> {
+  const known = await migratorFor(db).getMigrations();
+  return known.map((m) => ({ name: m.name, appliedAt: m.executedAt?.getTime() ?? null }));
 }

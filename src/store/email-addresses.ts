@@ -21,6 +21,17 @@ export async function findEmailAddress(conn: Conn, email: string): Promise<Email
   return row ? toEmailAddress(row) : null;
 }
 
+/** The addresses among `emails` that someone holds, compared case-insensitively. */
+export async function findEmailAddresses(conn: Conn, emails: string[]): Promise<EmailAddress[]> {
+  if (emails.length === 0) return [];
+  const rows = await conn
+    .selectFrom('email_addresses')
+    .select(['id', 'user_id', 'email', 'verified', 'is_primary'])
+    .where('email_lower', 'in', emails.map((e) => e.toLowerCase()))
+    .execute();
+  return rows.map(toEmailAddress);
+}
+
 export async function findEmailAddressById(conn: Conn, id: number): Promise<EmailAddress | null> {
   const row = await conn
     .selectFrom('email_addresses')
@@ -59,7 +70,7 @@ export async function listUserEmailAddresses(conn: Conn, userId: number): Promis
  */
 export async function insertEmailAddress(
   conn: Conn,
-  input: { userId: number; email: string; primary: boolean; now: number },
+  input: { userId: number; email: string; primary: boolean; verified?: boolean; now: number },
 ): Promise<EmailAddress | null> {
   const row = await conn
     .insertInto('email_addresses')
@@ -67,7 +78,7 @@ export async function insertEmailAddress(
       user_id: input.userId,
       email: input.email,
       email_lower: input.email.toLowerCase(),
-      verified: 0,
+      verified: input.verified ? 1 : 0,
       is_primary: input.primary ? 1 : 0,
       created_at: input.now,
     })

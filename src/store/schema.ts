@@ -140,6 +140,21 @@ export interface SocialTokenUsesTable {
   expires_at: number;
 }
 
+/** Which row of an imported database (`source`) became which row here. */
+export interface ImportRecordsTable {
+  id: Generated<number>;
+  /** The name the import was given for its source database ("allauth" by default). */
+  source: string;
+  /** What kind of row: user, email_address, ... (see store/import-records.ts). */
+  kind: string;
+  /** The row's key in the source (a session's as its SHA-256, never the key itself). */
+  source_id: string;
+  target_id: number;
+  /** What identifies the source row besides its id (a user's date_joined), to catch a different database under the same name. */
+  fingerprint: string | null;
+  imported_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   email_addresses: EmailAddressesTable;
@@ -152,4 +167,5 @@ export interface Database {
   social_tokens: SocialTokensTable;
   social_login_states: SocialLoginStatesTable;
   social_token_uses: SocialTokenUsesTable;
+  import_records: ImportRecordsTable;
 }

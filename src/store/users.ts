@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Conn, Tx } from './db.js';
 import { prepared } from './prepared.js';
 import type { User } from '../domain/user.js';
@@ -45,6 +46,13 @@ export async function findUserById(conn: Conn, id: number): Promise<User | null>
   return row ? toUser(row) : null;
 }
 
+/** The users with the given ids that exist, by id. */
+export async function findUsersByIds(conn: Conn, ids: number[]): Promise<Map<number, User>> {
+  if (ids.length === 0) return new Map();
+  const rows = await selectUsers(conn).where('users.id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, toUser(row)]));
+}
+
 export async function findUserByUsername(conn: Conn, username: string): Promise<User | null> {
   const row = await selectUsers(conn).where('users.username_lower', '=', username.toLowerCase()).executeTakeFirst();
   return row ? toUser(row) : null;
@@ -63,6 +71,100 @@ export async function findUserByEmail(conn: Conn, email: string): Promise<User |
 export async function usernameExists(conn: Conn, username: string): Promise<boolean> {
   const row = await conn.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
   return row !== undefined;
+}
+
+/** A user as an administrator lists them: the account with its dates. */
+export interface UserOverview {
+  id: number;
+  username: string | null;
+  /** The primary address. */
+  email: string | null;
+  emailVerified: boolean;
+  isActive: boolean;
+  passwordHash: string | null;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+
+function selectOverviews(conn: Conn) {
+  return selectUsers(conn).select(['users.created_at', 'users.last_login_at']);
+}
+
+function toOverview(row: UserRow & { created_at: number; last_login_at: number | null }): UserOverview {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    emailVerified: row.verified === 1,
+    isActive: row.is_active === 1,
+    passwordHash: row.password_hash,
+    createdAt: row.created_at,
+    lastLoginAt: row.last_login_at,
+  };
+}
+
+export async function findUserOverview(conn: Conn, id: number): Promise<UserOverview | null> {
+  const row = await selectOverviews(conn).where('users.id', '=', id).executeTakeFirst();
+  return row ? toOverview(row) : null;
+}
+
+/**
+ * Users by id, a page at a time (those after `afterId`); `search` matches
+ * part of a username or of any of a user's addresses, case-insensitively.
+ */
+export async function listUserOverviews(conn: Conn, query: { afterId: number; limit: number; search?: string; active?: boolean }): Promise<UserOverview[]> {
+  let select = selectOverviews(conn).where('users.id', '>', query.afterId);
+  if (query.active !== undefined) select = select.where('users.is_active', '=', query.active ? 1 : 0);
+  if (query.search) {
+    // LIKE with its wildcards escaped: the text is matched as typed.
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where((eb) =>
+      eb.or([
+        sql<boolean>`${sql.ref('users.username_lower')} like ${pattern} escape '\\'`,
+        eb.exists(
+          eb
+            .selectFrom('email_addresses as any_address')
+            .select('any_address.id')
+            .whereRef('any_address.user_id', '=', 'users.id')
+            .where(sql<boolean>`${sql.ref('any_address.email_lower')} like ${pattern} escape '\\'`),
+        ),
+      ]),
+    );
+  }
+  const rows = await select.orderBy('users.id').limit(query.limit).execute();
+  return rows.map(toOverview);
+}
+
+/** Enables or disables login for the user; false when there is no such user. */
+export async function setUserActive(conn: Conn, userId: number, active: boolean): Promise<boolean> {
+  const result = await conn.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', userId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Adds a user brought over from another system, with its own dates and
+ * password hash (in that system's format, verified and re-hashed at the next
+ * login). Null when the username is taken, meanwhile included.
+ */
+export async function insertImportedUser(
+  conn: Conn,
+  input: { username: string | null; passwordHash: string | null; isActive: boolean; createdAt: number; lastLoginAt: number | null; now: number },
+): Promise<number | null> {
+  const row = await conn
+    .insertInto('users')
+    .values({
+      username: input.username,
+      username_lower: input.username?.toLowerCase() ?? null,
+      password_hash: input.passwordHash,
+      is_active: input.isActive ? 1 : 0,
+      created_at: input.createdAt,
+      last_login_at: input.lastLoginAt,
+      password_changed_at: input.now,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 export interface NewUser {

@@ -57,6 +57,17 @@ describeEachDatabase('login by email', { ACCOUNT_EMAIL_VERIFICATION: 'none' }, (
     assert.deepEqual(unknown.body, wrong.body);
   });
 
+  it('an address with an internationalised domain signs up and logs in (was refused as invalid)', async () => {
+    const email = `zoe-${uniqueUsername('idn')}@bücher.example`;
+    await signedUp(server().client('app'), email);
+    const login = await server().client('app').post('/auth/login', { email: email.toUpperCase(), password: PASSWORD });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    assert.equal(login.body.data.user.email, email);
+    for (const bad of ['zoe@bü cher.example', 'zoe@xn--.example', 'zoë@example.com']) {
+      assertError(await server().client('app').post('/auth/login', { email: bad, password: PASSWORD }), 400, 'invalid', 'email');
+    }
+  });
+
   it('answers 409 when already logged in', async () => {
     const client = server().client('app');
     const { email } = await signedUp(client);

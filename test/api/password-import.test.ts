@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import * as argon2 from '@node-rs/argon2';
 import * as bcrypt from '@node-rs/bcrypt';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
@@ -13,6 +13,8 @@ const PASSWORD = 'imported from django ✓';
 // cost travels in the string, so the server must honour it.
 const IMPORTED: Record<string, (password: string) => string> = {
   pbkdf2_sha256: djangoPbkdf2,
+  'pbkdf2_sha1 (Django PBKDF2SHA1PasswordHasher)': (p) => `pbkdf2_sha1$2000$seasalt$${pbkdf2Sync(p, 'seasalt', 2000, 20, 'sha1').toString('base64')}`,
+  'scrypt (Django ScryptPasswordHasher)': (p) => `scrypt$1024$seasalt$8$2$${scryptSync(p, 'seasalt', 64, { N: 1024, r: 8, p: 2 }).toString('base64')}`,
   'bcrypt (Django BCryptPasswordHasher)': (p) => `bcrypt$${bcrypt.hashSync(p, { cost: 4 })}`,
   'bcrypt_sha256 (Django BCryptSHA256PasswordHasher)': (p) => `bcrypt_sha256$${bcrypt.hashSync(createHash('sha256').update(p).digest('hex'), { cost: 4 })}`,
   'bare bcrypt $2b$': (p) => bcrypt.hashSync(p, { cost: 4 }),

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { createHash, pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import * as argon2 from '@node-rs/argon2';
 import * as bcrypt from '@node-rs/bcrypt';
-import { configurePasswordHashing, hashPassword, verifyPassword } from '../../src/security/passwords.js';
+import { configurePasswordHashing, hashPassword, isCurrentPasswordHash, passwordScheme, verifyPassword } from '../../src/security/passwords.js';
 import { Semaphore } from '../../src/security/semaphore.js';
 import { compareTimings, describeComparison } from '../support/timing.js';
 
@@ -15,6 +15,12 @@ const PASSWORD = 'correct horse battery staple ✓';
 function djangoPbkdf2(password: string, salt: string, iterations: number): string {
   const key = pbkdf2Sync(password, salt, iterations, 32, 'sha256').toString('base64');
   return `pbkdf2_sha256$${iterations}$${salt}$${key}`;
+}
+
+// Django's ScryptPasswordHasher.encode(), with a small N for speed.
+function djangoScrypt(password: string, salt: string, N = 1024, r = 8, p = 1): string {
+  const key = scryptSync(password, salt, 64, { N, r, p }).toString('base64');
+  return `scrypt$${N}$${salt}$${r}$${p}$${key}`;
 }
 
 // Fast argon2 parameters for building imported hashes in tests.
@@ -107,6 +113,52 @@ describe('verifyPassword', () => {
     }
   });
 
+  it('verifies Django pbkdf2_sha1 hashes', async () => {
+    const key = pbkdf2Sync(PASSWORD, 'seasalt', 1000, 20, 'sha1').toString('base64');
+    const stored = `pbkdf2_sha1$1000$seasalt$${key}`;
+    assert.deepEqual(await verifyPassword(PASSWORD, stored), { ok: true, needsRehash: true });
+    assert.deepEqual(await verifyPassword('wrong', stored), { ok: false, needsRehash: false });
+    // The same key under the other digest's name is a different hash.
+    assert.equal((await verifyPassword(PASSWORD, `pbkdf2_sha256$1000$seasalt$${key}`)).ok, false);
+  });
+
+  it('verifies Django scrypt hashes, with the costs the hash states', async () => {
+    for (const [N, r, p] of [[1024, 8, 1], [2048, 4, 3]] as const) {
+      const stored = djangoScrypt(PASSWORD, 'JG5wmuYj7qDFXrlKPlM12R', N, r, p);
+      assert.deepEqual(await verifyPassword(PASSWORD, stored), { ok: true, needsRehash: true }, stored);
+      assert.deepEqual(await verifyPassword('wrong', stored), { ok: false, needsRehash: false }, stored);
+    }
+    // Made by Django 5.2's ScryptPasswordHasher (N=2^14, r=8, p=5), from the allauth fixture.
+    const django = 'scrypt$16384$JG5wmuYj7qDFXrlKPlM12R$8$5$iV/MdJGv7SV3+SIM4AdSd3libjME03j96zrLxzjJw8bKcflRQB4NQdZcc+zdfohkhGOAaDw8+tRy4rx3yibcSg==';
+    assert.deepEqual(await verifyPassword('Kim-pass-12!', django), { ok: true, needsRehash: true });
+    assert.equal((await verifyPassword('Kim-pass-12?', django)).ok, false);
+  });
+
+  it('names the scheme of each stored hash', async () => {
+    const own = await hashPassword(PASSWORD);
+    const cases: Array<[string | null, string]> = [
+      [own, 'argon2id'],
+      [await argon2.hash(PASSWORD, { ...CHEAP_ARGON2, algorithm: argon2.Algorithm.Argon2i }), 'argon2i'],
+      [djangoPbkdf2(PASSWORD, 'salt', 1000), 'pbkdf2_sha256'],
+      [`pbkdf2_sha1$1000$salt$${'A'.repeat(27)}=`, 'pbkdf2_sha1'],
+      [`argon2${own}`, 'argon2'],
+      [`bcrypt_sha256$$2b$12$${'a'.repeat(53)}`, 'bcrypt_sha256'],
+      [`bcrypt$$2b$12$${'a'.repeat(53)}`, 'bcrypt'],
+      [`$2b$12$${'a'.repeat(53)}`, 'bcrypt'],
+      [djangoScrypt(PASSWORD, 'salt'), 'scrypt'],
+      ['!Xk3jOqz8Vw2mN4pQ7rT1yU5iO9aS6dF3gH8jK0lZ', 'unusable'],
+      [null, 'none'],
+      ['md5$salt$5f4dcc3b5aa765d61d8327deb882cf99', 'unknown'],
+      ['5f4dcc3b5aa765d61d8327deb882cf99', 'unknown'],
+      ['$pbkdf2_sha256', 'unknown'],
+      ['toString$1$2$3', 'unknown'],
+    ];
+    for (const [stored, scheme] of cases) assert.equal(passwordScheme(stored), scheme, String(stored));
+    assert.equal(isCurrentPasswordHash(own), true);
+    assert.equal(isCurrentPasswordHash(cases[1]![0]), false);
+    assert.equal(isCurrentPasswordHash(null), false);
+  });
+
   it('rejects null, unusable and malformed hashes without throwing', async () => {
     const good = djangoPbkdf2(PASSWORD, 'salt', 1000);
     const own = await hashPassword(PASSWORD);
@@ -135,6 +187,15 @@ describe('verifyPassword', () => {
       'bcrypt_sha256$$2b$99$' + 'a'.repeat(53),
       '$2b$',
       '$2x$04$abcdefghijklmnopqrstuuJ3iZ0iT7kZ9nJYkXw5G2qXk8yVbN7mS',
+      'pbkdf2_sha1$1000$salt$' + good.split('$')[3],
+      'scrypt$1024$salt$8$1',
+      djangoScrypt(PASSWORD, 'salt').replace('scrypt$1024$', 'scrypt$1000$'),
+      djangoScrypt(PASSWORD, 'salt').replace('scrypt$1024$', 'scrypt$1$'),
+      djangoScrypt(PASSWORD, 'salt').replace('scrypt$1024$salt$', 'scrypt$1024$$'),
+      djangoScrypt(PASSWORD, 'salt').replace('scrypt$1024$salt$8$1$', 'scrypt$1024$salt$8$0$'),
+      djangoScrypt(PASSWORD, 'salt').slice(0, -4),
+      'toString$1$2$3',
+      'constructor$',
     ];
     for (const stored of inputs) {
       assert.deepEqual(await verifyPassword(PASSWORD, stored), { ok: false, needsRehash: false }, String(stored));
@@ -155,6 +216,10 @@ describe('verifyPassword', () => {
     const blowfish = await bcrypt.hash(PASSWORD, { cost: 4, version: '2b' });
     for (const stored of [blowfish, `bcrypt$${blowfish}`]) costly.push(stored.replace('$2b$04$', '$2b$31$'));
     costly.push(`bcrypt_sha256$${(await bcrypt.hash(createHash('sha256').update(PASSWORD).digest('hex'), { cost: 4 })).replace('$04$', '$31$')}`);
+    // scrypt: 2^30 * 8 * 128 bytes is a terabyte; N=2^20 with p=64 is hours of work.
+    const scrypted = djangoScrypt(PASSWORD, 'salt');
+    costly.push(scrypted.replace('scrypt$1024$', `scrypt$${2 ** 30}$`));
+    costly.push(scrypted.replace('scrypt$1024$salt$8$1$', `scrypt$${2 ** 18}$salt$8$64$`));
     for (const stored of costly) {
       assert.deepEqual(await verifyPassword(PASSWORD, stored), { ok: false, needsRehash: false }, stored);
     }

@@ -4,6 +4,7 @@ import * as m002 from './002_account_management.js';
 import * as m003 from './003_refresh_tokens.js';
 import * as m004 from './004_phone_numbers.js';
 import * as m007 from './007_social.js';
+import * as m009 from './009_import_records.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '003_refresh_tokens': m003,
   '004_phone_numbers': m004,
   '007_social': m007,
+  '009_import_records': m009,
 };

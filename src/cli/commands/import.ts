@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { wantsJson } from '../output.js';
+import { runCommand } from '../context.js';
+import { CliError } from '../errors.js';
+import { wholeNumber } from '../arguments.js';
+import { progressOnStderr } from '../progress.js';
+import { importAllauth } from '../import/allauth/import.js';
+
+const HELP = `
+Imports users with their Django password hashes (pbkdf2_sha256, pbkdf2_sha1, argon2,
+bcrypt_sha256, bcrypt, scrypt: they keep working and are re-hashed at the next login),
+email addresses with their verified and primary flags, usernames, is_active,
+date_joined and last_login; with --django-secret-key-file also the live sessions,
+so that users stay logged in. Running it again imports only what is new: rows
+imported before are never changed or brought back. A summary lists what was
+imported, what was skipped and why, and what the source holds that is not
+imported (yet). Users whose username or address belongs to another account
+here are not imported (exit status 1): resolve those and run it again.`;
+
+export function registerImportCommands(program: Command): void {
+  const importCommand = program.command('import').description('bring users over from another system');
+
+  importCommand
+    .command('allauth')
+    .description("import a django-allauth deployment's database into this one (DATABASE_URL)")
+    .argument('<url>', 'the allauth database: sqlite:<path> (opened read-only) or postgres://user@host:port/db')
+    .option('--django-secret-key-file <path>', "a file with Django's SECRET_KEY (then its SECRET_KEY_FALLBACKS, one per line): imports live sessions")
+    .option('--source-name <name>', 'the name this import is remembered under; give another database another name', sourceName, 'allauth')
+    .option('--user-table <table>', "the user model's table, for a custom AUTH_USER_MODEL with AbstractUser's columns", tableName, 'auth_user')
+    .option('--batch-size <n>', 'rows per transaction (up to 5000, which keeps each query within both databases\' limits on bound values)', wholeNumber(5000), 500)
+    .addHelpText('after', HELP)
+    .action((url: string, opts: { djangoSecretKeyFile?: string; sourceName: string; userTable: string; batchSize: number }, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
+        const summary = await importAllauth(
+          ctx,
+          { url, sourceName: opts.sourceName, userTable: opts.userTable, batchSize: opts.batchSize, djangoSecretKeys },
+          progressOnStderr(!wantsJson(command)),
+        );
+        const shown = withoutPassword(url);
+        return { json: summary.toJson(shown), text: summary.toText(shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
+      }),
+    );
+}
+
+/** The source's URL as the summary shows it: a password in it would end up in terminals and logs. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+function sourceName(value: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw new InvalidArgumentError('up to 64 letters, digits and _.-');
+  return value;
+}
+
+function tableName(value: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(value)) throw new InvalidArgumentError('a table name: letters, digits and _');
+  return value;
+}
+
+/** One key per line (blank lines ignored); read from a file so the key stays out of `ps` and shell history. */
+function readSecretKeys(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw CliError.of('required', `cannot read ${path}: ${(error as Error).message}`, 'django-secret-key-file');
+  }
+  const keys = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (keys.length === 0) throw CliError.of('required', `${path} holds no key`, 'django-secret-key-file');
+  return keys;
+}

@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { wholeNumber } from '../arguments.js';
+import { runCommand } from '../context.js';
+import { resolveUser, USER_REF_HELP } from '../user-ref.js';
+import { confirm, readNewPassword } from '../prompt.js';
+import { createAccount } from '../users/create.js';
+import { setPassword } from '../users/password.js';
+import { setActive } from '../users/activation.js';
+import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
+import { deleteUser, listUserOverviews } from '../../store/users.js';
+
+export function registerUserCommands(program: Command): void {
+  const users = program.command('users').description('create, find, change and delete users');
+
+  users
+    .command('create')
+    .description('create a user (with a password typed at a prompt, piped in, or none)')
+    .option('--email <address>', 'the primary email address')
+    .option('--username <name>', 'the username')
+    .option('--verified', 'mark the address verified', false)
+    .option('--password-stdin', 'read the password from stdin (the first line, less its line ending)', false)
+    .option('--no-password', 'create the user without a password (a reset or an admin sets one later)')
+    .addHelpText('after', '\nThe same rules as signup apply: address form, username rules, ACCOUNT_PASSWORD_MIN_LENGTH and the\npassword checks. Errors: required, invalid, username_taken, email_taken, password_too_short, ...')
+    .action((opts: { email?: string; username?: string; verified: boolean; passwordStdin: boolean; password: boolean }, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const password = opts.password ? await readNewPassword(opts.passwordStdin) : null;
+        const id = await createAccount(ctx, { email: opts.email, username: opts.username, password, verified: opts.verified });
+        const details = await loadUserDetails(ctx.db, id, ctx.now());
+        return { json: detailsJson(details), text: `created ${detailsText(details)}` };
+      }),
+    );
+
+  users
+    .command('show')
+    .description('show one user: addresses, password hasher, sessions, import origin')
+    .argument('<user>', USER_REF_HELP)
+    .action((ref: string, _opts: unknown, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const details = await loadUserDetails(ctx.db, (await resolveUser(ctx.db, ref)).id, ctx.now());
+        return { json: detailsJson(details), text: detailsText(details) };
+      }),
+    );
+
+  const listOptions = (command: Command) =>
+    command
+      .option('--limit <n>', 'at most this many users', wholeNumber(), 50)
+      .option('--after <id>', 'only users with a higher id (the next page starts after the last id shown)', wholeNumber(), 0)
+      .option('--active', 'only users who can log in')
+      .option('--disabled', 'only disabled users');
+  type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean };
+  const list = (command: Command, opts: ListOptions, search?: string) =>
+    runCommand(command, async (ctx) => {
+      const active = opts.active ? true : opts.disabled ? false : undefined;
+      const found = await listUserOverviews(ctx.db, { afterId: opts.after, limit: opts.limit, search, active });
+      const more = found.length === opts.limit ? `\n(more may follow: --after ${found.at(-1)!.id})` : '';
+      return { json: { users: found.map(userJson), next_after: found.length === opts.limit ? found.at(-1)!.id : null }, text: usersText(found) + more };
+    });
+
+  listOptions(users.command('list').description('list users by id, a page at a time')).action((opts: ListOptions, command: Command) => list(command, opts));
+
+  listOptions(
+    users
+      .command('find')
+      .description('find users whose username or any address contains the text (case-insensitive)')
+      .argument('<text>', 'part of a username or an email address'),
+  ).action((text: string, opts: ListOptions, command: Command) => list(command, opts, text));
+
+  users
+    .command('set-password')
+    .description("set a user's password; ends their sessions and voids reset links, like a reset")
+    .argument('<user>', USER_REF_HELP)
+    .option('--password-stdin', 'read the password from stdin (the first line, less its line ending)', false)
+    .option('--keep-sessions', 'leave the user logged in where they are', false)
+    .action((ref: string, opts: { passwordStdin: boolean; keepSessions: boolean }, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const user = await resolveUser(ctx.db, ref);
+        const password = await readNewPassword(opts.passwordStdin);
+        const ended = await setPassword(ctx, user, password, opts.keepSessions);
+        return { json: { user_id: user.id, sessions_ended: ended }, text: `password set for user ${user.id}; ${ended} session(s) ended` };
+      }),
+    );
+
+  for (const [name, active] of [['disable', false], ['enable', true]] as const) {
+    users
+      .command(name)
+      .description(active ? 'let a disabled user log in again' : 'stop a user from logging in, and end their sessions now')
+      .argument('<user>', USER_REF_HELP)
+      .action((ref: string, _opts: unknown, command: Command) =>
+        runCommand(command, async (ctx) => {
+          const user = await resolveUser(ctx.db, ref);
+          const ended = await setActive(ctx, user, active);
+          return {
+            json: { user_id: user.id, is_active: active, sessions_ended: ended },
+            text: `user ${user.id} ${active ? 'enabled' : `disabled; ${ended} session(s) ended`}`,
+          };
+        }),
+      );
+  }
+
+  users
+    .command('delete')
+    .description('delete a user with their addresses and sessions, for good')
+    .argument('<user>', USER_REF_HELP)
+    .option('--yes', 'do not ask for confirmation (needed without a terminal)', false)
+    .action((ref: string, opts: { yes: boolean }, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const user = await resolveUser(ctx.db, ref);
+        await confirm(`Delete user ${user.id} (${user.username ?? user.email ?? 'no name'}) for good?`, opts.yes);
+        await deleteUser(ctx.db, user.id);
+        return { json: { user_id: user.id, deleted: true }, text: `user ${user.id} deleted` };
+      }),
+    );
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../../../store/db.js';
+import type { AllauthSource } from '../../../store/allauth/source.js';
+import type { ImportSummary } from './summary.js';
+
+/** One import's state, shared by its steps. */
+export interface ImportRun {
+  source: AllauthSource;
+  db: Db;
+  /** The name the records are kept under (--source-name). */
+  sourceName: string;
+  /** The import's clock: which sessions are live, and the time imported rows get. */
+  now: number;
+  batchSize: number;
+  /** Django's SECRET_KEY and fallbacks; sessions are imported only with them. */
+  djangoSecretKeys: string[];
+  summary: ImportSummary;
+}
+
+/**
+ * One kind of source data: users with their addresses, sessions; social
+ * accounts and MFA authenticators will each be one more step. A step goes
+ * through its rows in batches, each in one transaction, and skips rows it
+ * imported before (store/import-records.ts), so a run that stopped half way
+ * is finished by running it again.
+ */
+export interface ImportStep {
+  /** Shown on the progress bar. */
+  label: string;
+  /** How many source rows the step goes through. */
+  total(run: ImportRun): Promise<number>;
+  run(run: ImportRun, advance: (rows: number) => void): Promise<void>;
+}

@@ -1,0 +1,163 @@
+import { table } from '../../output.js';
+
+// What an import did, for people and for scripts: per kind of row how many
+// were imported, found imported before, or skipped and why; the conflicts
+// that kept users out; and what the source holds that is not imported.
+
+export type RowKind = 'users' | 'email_addresses' | 'sessions';
+
+export type SkipReason =
+  | 'deleted_here'
+  | 'user_not_imported'
+  | 'verified_by_another_user'
+  | 'taken_here'
+  | 'duplicate'
+  | 'no_secret_key'
+  | 'bad_signature'
+  | 'unreadable'
+  | 'not_logged_in'
+  | 'user_inactive'
+  | 'auth_hash_mismatch'
+  | 'password_changed_here';
+
+const REASONS: Record<SkipReason, string> = {
+  deleted_here: 'imported before and deleted here since',
+  user_not_imported: 'its user was not imported (a conflict, or deleted here)',
+  verified_by_another_user: 'unverified, and another source user has it verified',
+  taken_here: 'another account here has the address',
+  duplicate: 'the same address twice for one user (differing in case)',
+  no_secret_key: 'live, but no --django-secret-key-file to check its signature with',
+  bad_signature: 'not signed by the given Django SECRET_KEY',
+  unreadable: 'its data could not be decoded',
+  not_logged_in: 'no user logged in (an anonymous or pending-login session)',
+  user_inactive: 'its user is inactive, so Django does not accept it',
+  auth_hash_mismatch: "bound to an earlier password (Django's session auth hash does not match)",
+  password_changed_here: 'the password was changed here since the user was imported',
+};
+
+const KIND_LABELS: Record<RowKind, string> = { users: 'users', email_addresses: 'email addresses', sessions: 'sessions' };
+
+export interface Conflict {
+  sourceUserId: number;
+  username: string | null;
+  reason: 'username_taken' | 'email_taken';
+  /** The username or address that is taken. */
+  value: string;
+  /** Who has it here. */
+  localUserId: number | null;
+}
+
+/** Source rows of a kind this version does not import. */
+export interface NotImported {
+  table: string;
+  rows: number;
+  /** Rows by type or provider, where the table has one. */
+  byType?: Record<string, number>;
+  /** not_imported_yet: a later version imports them; not_carried_over: they have no counterpart here. */
+  reason: 'not_imported_yet' | 'not_carried_over';
+  what: string;
+}
+
+/** Counts one more `key`. */
+export function tally(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+interface Counts {
+  imported: number;
+  alreadyImported: number;
+  skipped: Partial<Record<SkipReason, number>>;
+}
+
+export class ImportSummary {
+  readonly rows: Record<RowKind, Counts> = {
+    users: { imported: 0, alreadyImported: 0, skipped: {} },
+    email_addresses: { imported: 0, alreadyImported: 0, skipped: {} },
+    sessions: { imported: 0, alreadyImported: 0, skipped: {} },
+  };
+  readonly conflicts: Conflict[] = [];
+  /** Imported users by the hasher of their password (passwordScheme). */
+  readonly passwordHashes: Record<string, number> = {};
+  /** Imported users whose hash no check here understands, by its algorithm name: they must reset their password. */
+  readonly unverifiableHashes: Record<string, number> = {};
+  /** Imported users with values in fields that have no place here. */
+  readonly fieldsNotImported: Record<string, number> = {};
+  notImported: NotImported[] = [];
+
+  imported(kind: RowKind, n = 1): void {
+    this.rows[kind].imported += n;
+  }
+
+  alreadyImported(kind: RowKind, n = 1): void {
+    this.rows[kind].alreadyImported += n;
+  }
+
+  skipped(kind: RowKind, reason: SkipReason, n = 1): void {
+    if (n > 0) this.rows[kind].skipped[reason] = (this.rows[kind].skipped[reason] ?? 0) + n;
+  }
+
+  toJson(source: string) {
+    const rows = Object.fromEntries(
+      Object.entries(this.rows).map(([kind, c]) => [kind, { imported: c.imported, already_imported: c.alreadyImported, skipped: c.skipped }]),
+    );
+    return {
+      source,
+      rows,
+      conflicts: this.conflicts.map((c) => ({
+        source_user_id: c.sourceUserId,
+        username: c.username,
+        reason: c.reason,
+        value: c.value,
+        local_user_id: c.localUserId,
+      })),
+      password_hashes: this.passwordHashes,
+      unverifiable_password_hashes: this.unverifiableHashes,
+      fields_not_imported: this.fieldsNotImported,
+      not_imported: this.notImported.map((n) => ({ table: n.table, rows: n.rows, ...(n.byType ? { by_type: n.byType } : {}), reason: n.reason, what: n.what })),
+    };
+  }
+
+  toText(source: string): string {
+    const out: string[] = [`allauth import from ${source}`, ''];
+    const skippedTotal = (c: Counts) => Object.values(c.skipped).reduce((a, b) => a + (b ?? 0), 0);
+    out.push(
+      table(
+        ['', 'IMPORTED', 'ALREADY IMPORTED', 'SKIPPED'],
+        (Object.keys(this.rows) as RowKind[]).map((kind) => {
+          const c = this.rows[kind];
+          return [KIND_LABELS[kind], String(c.imported), String(c.alreadyImported), String(skippedTotal(c))];
+        }),
+      ),
+    );
+    const skipped = (Object.keys(this.rows) as RowKind[]).flatMap((kind) =>
+      Object.entries(this.rows[kind].skipped).map(([reason, n]) => `  ${KIND_LABELS[kind]}: ${n} ${REASONS[reason as SkipReason]}`),
+    );
+    if (skipped.length) out.push('', 'skipped:', ...skipped);
+    const list = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+    if (Object.keys(this.passwordHashes).length) out.push('', `password hashes: ${list(this.passwordHashes)} (each is re-hashed to argon2id at its user's next login)`);
+    if (Object.keys(this.unverifiableHashes).length) {
+      out.push(`  in no format this server verifies: ${list(this.unverifiableHashes)}; those users must reset their password`);
+    }
+    if (Object.keys(this.fieldsNotImported).length) out.push(`fields with no place here, not imported: ${list(this.fieldsNotImported)} (users having them)`);
+    for (const [reason, heading] of [
+      ['not_imported_yet', 'not imported yet (a later version of the import brings them over):'],
+      ['not_carried_over', 'not carried over (no counterpart here):'],
+    ] as const) {
+      const entries = this.notImported.filter((n) => n.reason === reason);
+      if (entries.length === 0) continue;
+      out.push('', heading);
+      for (const n of entries) out.push(`  ${n.table}: ${n.rows} row(s)${n.byType ? ` (${list(n.byType)})` : ''}, ${n.what}`);
+    }
+    if (this.conflicts.length) {
+      out.push('', `conflicts: ${this.conflicts.length} user(s) not imported; resolve each and run the import again:`);
+      for (const c of this.conflicts) {
+        const taken = c.reason === 'username_taken' ? `username ${c.value}` : `address ${c.value}`;
+        out.push(`  source user ${c.sourceUserId}${c.username ? ` (${c.username})` : ''}: ${taken} belongs to user ${c.localUserId ?? '?'} here`);
+      }
+    }
+    return out.join('\n');
+  }
+}

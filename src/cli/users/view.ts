@@ -1,0 +1,100 @@
+import type { Conn } from '../../store/db.js';
+import { findUserOverview, type UserOverview } from '../../store/users.js';
+import { listUserEmailAddresses, type EmailAddress } from '../../store/email-addresses.js';
+import { listUserSessions } from '../../store/sessions.js';
+import { findImportOrigin } from '../../store/import-records.js';
+import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
+import { formatTime, isoTime, table } from '../output.js';
+import { CliError } from '../errors.js';
+
+// How users look in the CLI's output: JSON for scripts, text for people.
+// Password hashes are described (which hasher, whether current), never shown.
+
+export interface UserDetails {
+  user: UserOverview;
+  addresses: EmailAddress[];
+  liveSessions: number;
+  importedFrom: { source: string; sourceId: string; importedAt: number } | null;
+}
+
+export async function loadUserDetails(conn: Conn, userId: number, now: number): Promise<UserDetails> {
+  const user = await findUserOverview(conn, userId);
+  if (!user) throw CliError.of('not_found', `no user ${userId}`, 'user');
+  return {
+    user,
+    addresses: await listUserEmailAddresses(conn, userId),
+    liveSessions: (await listUserSessions(conn, userId, now)).length,
+    importedFrom: await findImportOrigin(conn, 'user', userId),
+  };
+}
+
+/** "argon2id", or for an imported hash e.g. "pbkdf2_sha256 (re-hashed at next login)". */
+function describePassword(hash: string | null): { scheme: string; current: boolean; text: string } {
+  const scheme = passwordScheme(hash);
+  const current = isCurrentPasswordHash(hash);
+  const usable = scheme !== 'none' && scheme !== 'unusable' && scheme !== 'unknown';
+  const text = current || !usable ? (scheme === 'unknown' ? 'unknown format (cannot log in with it)' : scheme) : `${scheme} (re-hashed at next login)`;
+  return { scheme, current, text };
+}
+
+export function userJson(user: UserOverview) {
+  const { scheme, current } = describePassword(user.passwordHash);
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    email_verified: user.email === null ? null : user.emailVerified,
+    is_active: user.isActive,
+    password: { scheme, current },
+    created_at: isoTime(user.createdAt),
+    last_login_at: isoTime(user.lastLoginAt),
+  };
+}
+
+export function detailsJson(details: UserDetails) {
+  return {
+    ...userJson(details.user),
+    email_addresses: details.addresses.map((a) => ({ email: a.email, verified: a.verified, primary: a.primary })),
+    live_sessions: details.liveSessions,
+    imported_from: details.importedFrom && {
+      source: details.importedFrom.source,
+      source_id: details.importedFrom.sourceId,
+      imported_at: isoTime(details.importedFrom.importedAt),
+    },
+  };
+}
+
+export function detailsText(details: UserDetails): string {
+  const { user } = details;
+  const lines = [
+    `user ${user.id}`,
+    `  username:       ${user.username ?? '-'}`,
+    `  active:         ${user.isActive ? 'yes' : 'no (disabled)'}`,
+    `  password:       ${describePassword(user.passwordHash).text}`,
+    `  joined:         ${formatTime(user.createdAt)}`,
+    `  last login:     ${formatTime(user.lastLoginAt)}`,
+    `  live sessions:  ${details.liveSessions}`,
+  ];
+  if (details.importedFrom) {
+    lines.push(`  imported from:  ${details.importedFrom.source} user ${details.importedFrom.sourceId} at ${formatTime(details.importedFrom.importedAt)}`);
+  }
+  lines.push(`  email addresses:${details.addresses.length === 0 ? ' none' : ''}`);
+  for (const a of details.addresses) lines.push(`    ${a.email}${a.primary ? '  primary' : ''}${a.verified ? '  verified' : '  unverified'}`);
+  return lines.join('\n');
+}
+
+export function usersText(users: UserOverview[]): string {
+  if (users.length === 0) return 'no users';
+  return table(
+    ['ID', 'USERNAME', 'EMAIL', 'VERIFIED', 'ACTIVE', 'JOINED', 'LAST LOGIN'],
+    users.map((u) => [
+      String(u.id),
+      u.username ?? '-',
+      u.email ?? '-',
+      u.email === null ? '-' : u.emailVerified ? 'yes' : 'no',
+      u.isActive ? 'yes' : 'no',
+      formatTime(u.createdAt),
+      formatTime(u.lastLoginAt),
+    ]),
+  );
+}

@@ -1,0 +1,201 @@
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDatabase, type TestServer } from '../support/server.js';
+import { allauthCopy, cliJson, runCli, secretKeyFile, type AllauthCopy } from './support.js';
+
+// The django-allauth 65 fixture imported over the CLI, then used over HTTP:
+// every user logs in with the password the fixture's README gives, whatever
+// Django hasher made it, and live sessions keep working. The SQLite file goes
+// into a SQLite database, the PostgreSQL dump into PostgreSQL.
+
+const ENV = { ACCOUNT_LOGIN_METHODS: 'email,username', ACCOUNT_SIGNUP_FIELDS: 'email*,username*,password1*', ACCOUNT_EMAIL_VERIFICATION: 'optional' };
+
+type Address = [email: string, verified: boolean, primary: boolean];
+interface Expected {
+  password: string | null;
+  /** The hasher of the imported hash, as passwordScheme names it. */
+  scheme: string;
+  active: boolean;
+  joined: string;
+  lastLogin: string;
+  addresses: Address[];
+}
+
+// From the fixture's README and rows: times lose their microseconds.
+const USERS: Record<string, Expected> = {
+  alice: { password: 'Alice-pass-1!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:11.914Z', lastLogin: '2026-11-23T20:28:40.471Z', addresses: [['alice@example.com', true, true]] },
+  bob: {
+    password: 'Bob-pass-2!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:12.579Z', lastLogin: '2026-11-23T20:28:12.955Z',
+    addresses: [['bob.builder@example.com', true, true], ['bob.alt@example.org', false, false]],
+  },
+  carol: { password: 'Carol-pass-3!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:13.453Z', lastLogin: '2026-11-23T20:28:13.833Z', addresses: [['carol@example.net', false, true]] },
+  dave: { password: 'Dave-pass-4!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:13.899Z', lastLogin: '2026-11-23T20:28:14.137Z', addresses: [] },
+  erin: { password: 'Erin-pass-5!', scheme: 'pbkdf2_sha256', active: false, joined: '2026-11-23T20:28:14.204Z', lastLogin: '2026-11-23T20:28:14.578Z', addresses: [['erin@example.com', true, true]] },
+  frank: { password: null, scheme: 'none', active: true, joined: '2026-11-23T20:28:16.607Z', lastLogin: '2026-11-23T20:28:16.624Z', addresses: [['frank@idp.example', true, true]] },
+  grace: { password: 'Grace-pass-7!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:16.693Z', lastLogin: '2026-11-23T20:28:17.064Z', addresses: [['grace@example.com', true, true]] },
+  heidi: { password: 'Heidi-pass-8!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:18.353Z', lastLogin: '2026-11-23T20:28:31.894Z', addresses: [['heidi@example.com', true, true]] },
+  ivan: { password: 'Ivan-pass-9!', scheme: 'argon2', active: true, joined: '2026-11-23T20:28:32.107Z', lastLogin: '2026-11-23T20:28:32.349Z', addresses: [['ivan@example.com', true, true]] },
+  judy: { password: 'Judy-pass-10!', scheme: 'bcrypt_sha256', active: true, joined: '2026-11-23T20:28:34.194Z', lastLogin: '2026-11-23T20:28:34.433Z', addresses: [['judy@example.com', true, true]] },
+  kim: { password: 'Kim-pass-12!', scheme: 'scrypt', active: true, joined: '2026-11-23T20:28:36.215Z', lastLogin: '2026-11-23T20:28:36.456Z', addresses: [['kim@example.com', true, true]] },
+  'zoë': { password: 'Zoë-pässwörd-13', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:38.123Z', lastLogin: '2026-11-23T20:28:38.366Z', addresses: [['zoe@bücher.example', true, true]] },
+  // createsuperuser: auth_user.email only, no allauth row; it comes over unverified.
+  root: { password: 'Root-pass-11!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:39.319Z', lastLogin: '2026-11-23T20:28:39.885Z', addresses: [['root@example.com', false, true]] },
+};
+
+// Live sessions of the fixture: alice's (app client, logged in by email) and root's (browser).
+const ALICE_SESSION = 'lzu48y15kkl8ve6li86z26xivm7tglld';
+const ROOT_SESSION = '1otnnp39z1jlltiszxgf5s5g95epgd5m';
+// erin's anonymous session, left by her refused login.
+const ANONYMOUS_SESSION = 'xw02fb50d4xhwcb69msg8kce89pd7ksf';
+
+const URL_PASSWORD = 'not-for-the-summary';
+
+const TABLES = ['users', 'email_addresses', 'sessions', 'one_time_keys', 'refresh_tokens', 'phone_numbers', 'import_records'] as const;
+
+async function snapshot(server: TestServer): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES) out[table] = await server.app.deps.db.selectFrom(table).selectAll().orderBy('id').execute();
+  return out;
+}
+
+async function userIdOf(server: TestServer, username: string): Promise<number> {
+  const row = await server.app.deps.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
+  let source: AllauthCopy;
+  let key: ReturnType<typeof secretKeyFile>;
+  let target: string;
+  let summary: any;
+  let urlPassword: string;
+
+  before(async () => {
+    source = await allauthCopy(kind);
+    key = secretKeyFile();
+    target = server().app.deps.config.databaseUrl;
+    // A password in the URL must not be echoed (the test server trusts local connections and ignores one).
+    const url = new URL(source.url);
+    if (kind === 'postgres' && url.password === '') url.password = URL_PASSWORD;
+    urlPassword = decodeURIComponent(url.password);
+    summary = await cliJson(target, ['import', 'allauth', url.toString(), '--django-secret-key-file', key.path, '--batch-size', '5']);
+  });
+  after(async () => {
+    await source?.drop();
+    key?.remove();
+  });
+
+  it('summarises what it imported, skipped and left for later', () => {
+    if (urlPassword) assert.ok(!JSON.stringify(summary).includes(urlPassword), summary.source);
+    assert.deepEqual(summary.rows, {
+      users: { imported: 13, already_imported: 0, skipped: {} },
+      email_addresses: { imported: 13, already_imported: 0, skipped: {} },
+      sessions: { imported: 2, already_imported: 0, skipped: { not_logged_in: 1 } },
+    });
+    assert.deepEqual(summary.conflicts, []);
+    assert.deepEqual(summary.password_hashes, { pbkdf2_sha256: 9, unusable: 1, argon2: 1, bcrypt_sha256: 1, scrypt: 1 });
+    assert.deepEqual(summary.unverifiable_password_hashes, {});
+    assert.deepEqual(summary.fields_not_imported, { 'first_name/last_name': 11, 'is_staff/is_superuser': 1 });
+    const notImported = Object.fromEntries(summary.not_imported.map((n: any) => [n.table, [n.rows, n.reason, n.by_type]]));
+    assert.deepEqual(notImported, {
+      socialaccount_socialaccount: [2, 'not_imported_yet', { github: 1, testidp: 1 }],
+      socialaccount_socialtoken: [1, 'not_imported_yet', undefined],
+      socialaccount_socialapp: [2, 'not_imported_yet', { github: 1, openid_connect: 1 }],
+      mfa_authenticator: [2, 'not_imported_yet', { recovery_codes: 1, totp: 1 }],
+    });
+  });
+
+  it('brings over usernames, addresses with their flags, is_active and dates', async () => {
+    const db = server().app.deps.db;
+    const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
+    assert.deepEqual(users.map((u) => u.username).sort(), Object.keys(USERS).sort());
+    for (const user of users) {
+      const expected = USERS[user.username!]!;
+      assert.equal(user.is_active, expected.active ? 1 : 0, user.username!);
+      assert.equal(new Date(user.created_at).toISOString(), expected.joined, user.username!);
+      assert.equal(new Date(user.last_login_at!).toISOString(), expected.lastLogin, user.username!);
+      const addresses = await db.selectFrom('email_addresses').select(['email', 'verified', 'is_primary']).where('user_id', '=', user.id).orderBy('id').execute();
+      assert.deepEqual(addresses.map((a): Address => [a.email, a.verified === 1, a.is_primary === 1]), expected.addresses, user.username!);
+    }
+    // The CLI shows the same, with each imported hash's hasher.
+    const listed = await cliJson(target, ['users', 'list']);
+    for (const user of listed.users) assert.equal(user.password.scheme, USERS[user.username]!.scheme, user.username);
+  });
+
+  it('running it again changes nothing', async () => {
+    const before = await snapshot(server());
+    const again = await cliJson(target, ['import', 'allauth', source.url, '--django-secret-key-file', key.path]);
+    assert.deepEqual(again.rows, {
+      users: { imported: 0, already_imported: 13, skipped: {} },
+      email_addresses: { imported: 0, already_imported: 13, skipped: {} },
+      sessions: { imported: 0, already_imported: 2, skipped: { not_logged_in: 1 } },
+    });
+    assert.deepEqual(await snapshot(server()), before);
+  });
+
+  it('live sessions stay logged in, as app session tokens and as browser cookies', async () => {
+    const app = server().client('app');
+    const mine = await app.get('/auth/session', { 'x-session-token': ALICE_SESSION });
+    assert.equal(mine.status, 200, JSON.stringify(mine.body));
+    assert.equal(mine.body.data.user.username, 'alice');
+    assert.equal(mine.body.data.methods[0].method, 'password');
+
+    const browser = server().client('browser');
+    browser.cookies.set('sessionid', ROOT_SESSION);
+    const root = await browser.get('/auth/session');
+    assert.equal(root.status, 200, JSON.stringify(root.body));
+    assert.equal(root.body.data.user.username, 'root');
+
+    // The anonymous one was left behind: its token is unknown here.
+    assert.equal((await app.get('/auth/session', { 'x-session-token': ANONYMOUS_SESSION })).status, 410);
+    const listed = await cliJson(target, ['sessions', 'list', 'alice']);
+    assert.deepEqual(listed.sessions.map((s: any) => [s.ip, s.user_agent]), [['127.0.0.1', 'Mozilla/5.0 (X11; Linux x86_64) fixture']]);
+  });
+
+  it("every hasher's users log in with their passwords and are re-hashed to argon2id", async () => {
+    const db = server().app.deps.db;
+    const refusedWrong = new Set<string>();
+    for (const [username, expected] of Object.entries(USERS)) {
+      if (expected.password === null) continue;
+      // A wrong password once per hasher (a million PBKDF2 rounds each): the check is real.
+      if (!refusedWrong.has(expected.scheme)) {
+        refusedWrong.add(expected.scheme);
+        const wrong = await server().client('app').post('/auth/login', { username, password: `${expected.password}x` });
+        assert.equal(wrong.status, 400, username);
+        assert.equal(wrong.body.errors[0].code, 'username_password_mismatch', username);
+      }
+      const login = await server().client('app').post('/auth/login', { username, password: expected.password });
+      if (!expected.active) {
+        assert.equal(login.status, 400, username);
+        assert.equal(login.body.errors[0].code, 'account_inactive');
+        continue;
+      }
+      assert.equal(login.status, 200, `${username}: ${JSON.stringify(login.body)}`);
+      assert.equal(login.body.data.user.has_usable_password, true);
+      const { password_hash } = await db.selectFrom('users').select('password_hash').where('id', '=', await userIdOf(server(), username)).executeTakeFirstOrThrow();
+      assert.match(password_hash ?? '', /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/, username);
+    }
+  });
+
+  it('logs in by an imported address: internationalised, and one from auth_user.email alone', async () => {
+    for (const [email, password] of [['zoe@bücher.example', 'Zoë-pässwörd-13'], ['ROOT@example.com', 'Root-pass-11!']]) {
+      const login = await server().client('app').post('/auth/login', { email, password });
+      assert.equal(login.status, 200, `${email}: ${JSON.stringify(login.body)}`);
+    }
+  });
+
+  it('a user without a usable password cannot log in with one', async () => {
+    const login = await server().client('app').post('/auth/login', { username: 'frank', password: 'anything at all' });
+    assert.equal(login.status, 400);
+    assert.equal(login.body.errors[0].code, 'username_password_mismatch');
+  });
+
+  it('a user deleted here since is not brought back by the next run', async () => {
+    await cliJson(target, ['users', 'delete', 'bob', '--yes']);
+    const again = await cliJson(target, ['import', 'allauth', source.url, '--django-secret-key-file', key.path]);
+    assert.deepEqual(again.rows.users, { imported: 0, already_imported: 12, skipped: { deleted_here: 1 } });
+    assert.deepEqual(again.rows.email_addresses, { imported: 0, already_imported: 11, skipped: { deleted_here: 2 } });
+    const found = await runCli(target, ['users', 'show', 'bob']);
+    assert.equal(found.status, 1);
+  });
+});
