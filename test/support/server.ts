@@ -11,9 +11,24 @@ import { describeUnlessSkipped } from './suites.js';
 /** A clock the tests move instead of sleeping. */
 export class TestClock {
   private offset = 0;
-  now = (): number => Date.now() + this.offset;
+  private frozenAt: number | null = null;
+  now = (): number => (this.frozenAt ?? Date.now()) + this.offset;
   advance(ms: number): void {
     this.offset += ms;
+  }
+  /**
+   * Stops real time for this clock until thaw(), so that only advance()
+   * moves it: for checks a second either side of a boundary, which a loaded
+   * machine could otherwise push across it.
+   */
+  freeze(): void {
+    this.frozenAt ??= Date.now();
+  }
+  /** Lets real time run again from the instant the clock shows. */
+  thaw(): void {
+    if (this.frozenAt === null) return;
+    this.offset += this.frozenAt - Date.now();
+    this.frozenAt = null;
   }
 }
 
