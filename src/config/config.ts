@@ -9,6 +9,7 @@ import { readTokenSettings, type TokenSettings } from './tokens.js';
 import { readOperations, type OperationsSettings } from './operations.js';
 import { readSecretKeyFallbacks } from './secret-keys.js';
 import { checkProductionSettings } from './production.js';
+import { readMfaSettings, type MfaSettings } from './mfa.js';
 
 export { ConfigError };
 
@@ -50,6 +51,8 @@ export interface Config {
   tokens: TokenSettings;
   /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
   operations: OperationsSettings;
+  /** Second factors: MFA_*. */
+  mfa: MfaSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -67,6 +70,8 @@ export interface Config {
     usernameBlacklist: string[];
     preventEnumeration: boolean;
     reauthenticationTimeout: number;
+    /** Seconds a login may wait at a stage such as the second factor. */
+    loginTimeout: number;
     rateLimits: RateLimitConfig | false;
     phone: PhoneSettings;
     passwordReset: PasswordResetSettings;
@@ -77,9 +82,13 @@ export interface Config {
 
 const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup'] as const;
 
+function readFrontendBase(env: Env): string {
+  return readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
+}
+
 function readFrontendUrls(env: Env): FrontendUrls {
   // Defaults follow the routes of allauth's example single-page app.
-  const base = readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
+  const base = readFrontendBase(env);
   const urls: FrontendUrls = {
     account_confirm_email: `${base}/account/verify-email/{key}`,
     account_reset_password: `${base}/account/password/reset`,
@@ -164,7 +173,7 @@ export function loadConfig(env: Env): Config {
   if (production) checkProductionSettings(env, loginMethods.includes('phone') || signupFields.phone !== undefined);
   const host = readString(env, 'HOST', '127.0.0.1');
 
-  return {
+  const config: Omit<Config, 'mfa'> = {
     production,
     host,
     port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
@@ -210,9 +219,12 @@ export function loadConfig(env: Env): Config {
       usernameBlacklist: (readOptional(env, 'ACCOUNT_USERNAME_BLACKLIST') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
       preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
+      loginTimeout: readInt(env, 'ACCOUNT_LOGIN_TIMEOUT', 900, { min: 60, max: 86400 }),
       rateLimits,
       ...readPhoneSettings(env),
       ...readAccountManagement(env),
     },
   };
+  const { siteName, session } = config;
+  return { ...config, mfa: readMfaSettings(env, { production, siteName, frontendUrl: readFrontendBase(env), session }) };
 }

@@ -3,6 +3,7 @@ import * as m001 from './001_initial.js';
 import * as m002 from './002_account_management.js';
 import * as m003 from './003_refresh_tokens.js';
 import * as m004 from './004_phone_numbers.js';
+import * as m006 from './006_mfa.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '002_account_management': m002,
   '003_refresh_tokens': m003,
   '004_phone_numbers': m004,
+  '006_mfa': m006,
 };
