@@ -8,3 +8,8 @@ export interface User {
   isActive: boolean;
   passwordChangedAt: number;
 }
+
+/** Django marks an unusable password with a leading "!" (e.g. accounts made by social or passkey signup). */
+export function hasUsablePassword(user: User): boolean {
+  return !!user.passwordHash && !user.passwordHash.startsWith('!');
+}

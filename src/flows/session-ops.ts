@@ -1,11 +1,12 @@
 import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import type { AuthMethod, LoginStart, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { AuthState } from './outcome.js';
 import { hashSecret, randomKey } from '../security/secrets.js';
 import { deleteSession, insertSession, updateSessionState } from '../store/sessions.js';
 import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
+import { loginStage } from './mfa/login-stage.js';
 
 // Session transitions shared by the flows. A login always issues a fresh key
 // (session fixation), keeping the row so the session keeps its id.
@@ -38,46 +39,67 @@ export async function startPendingFlow(deps: Deps, ctx: RequestContext, flow: Pe
 }
 
 /**
- * Logs `user` in on this request's session with a new key. With `expectFlow`
- * the login only happens if the session still holds that pending flow, so a
+ * Logs `user` in on this request's session with a new key: the one place
+ * every first factor ends (password, code, verification, reset, social,
+ * passkey). When MFA asks for another stage (the second factor, or the
+ * passkey of a passkey signup) the session instead holds that stage as its
+ * pending flow and stays anonymous: no caller can skip it. With `expectFlow`
+ * the write only happens if the session still holds that pending flow, so a
  * flow cannot be completed twice; null is returned when it lost that race.
  */
 export async function logIn(
   deps: Deps,
   ctx: RequestContext,
   user: User,
-  method: AuthMethod,
+  start: LoginStart,
   opts: { conn?: Conn; expectFlow?: PendingFlow; pendingFlow?: PendingFlow } = {},
 ): Promise<AuthState | null> {
   const conn = opts.conn ?? deps.db;
-  const key = randomKey();
-  const keyHash = hashSecret(key);
-  const methods = [method];
-  const flow = opts.pendingFlow ?? null;
-  let session: Session;
-  if (ctx.session) {
-    const written = await updateSessionState(
-      conn,
-      ctx.session.id,
-      { userId: user.id, methods, flow, flowAttempts: 0, keyHash, expiresAt: expiry(deps, ctx.now) },
-      opts.expectFlow,
-    );
-    if (!written) return null;
-    session = { ...ctx.session, userId: user.id, methods, flow, flowAttempts: 0, expiresAt: expiry(deps, ctx.now) };
-  } else {
-    session = await insertSession(conn, {
-      keyHash,
-      userId: user.id,
-      methods,
-      flow,
-      now: ctx.now,
-      expiresAt: expiry(deps, ctx.now),
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-    });
-  }
+  const methods = 'signup' in start ? [] : [start];
+  const stage = await loginStage(deps, ctx, conn, user, methods, 'signup' in start && start.signup === 'passkey');
+  if (stage) return writeSession(deps, ctx, conn, { userId: null, methods: [], flow: stage }, opts.expectFlow);
+  return finishLogin(deps, ctx, user, methods, { conn, expectFlow: opts.expectFlow, flow: opts.pendingFlow });
+}
+
+/**
+ * Makes the session authenticated as `user` with `methods`. Only the login
+ * stages call this directly, once passed; every first factor goes through
+ * logIn. `keepKey`: the session keeps its key (an app finishing its second
+ * factor keeps the token its first factor gave it, as in the reference).
+ */
+export async function finishLogin(
+  deps: Deps,
+  ctx: RequestContext,
+  user: User,
+  methods: AuthMethod[],
+  opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow; keepKey?: boolean } = {},
+): Promise<AuthState | null> {
+  const conn = opts.conn ?? deps.db;
+  const state = await writeSession(deps, ctx, conn, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow, opts.keepKey);
+  if (!state) return null;
   await recordLogin(conn, user.id, ctx.now);
-  return { session, user, newSessionKey: key };
+  return { ...state, user };
+}
+
+/** Writes the session's state (creating the session if there is none), with a new key unless `keepKey`. */
+async function writeSession(
+  deps: Deps,
+  ctx: RequestContext,
+  conn: Conn,
+  values: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null },
+  expectFlow: PendingFlow | undefined,
+  keepKey = false,
+): Promise<AuthState | null> {
+  const expiresAt = expiry(deps, ctx.now);
+  const key = keepKey && ctx.session ? undefined : randomKey();
+  const keyHash = key === undefined ? undefined : hashSecret(key);
+  if (ctx.session) {
+    const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyHash, expiresAt }, expectFlow);
+    if (!written) return null;
+    return { session: { ...ctx.session, ...values, flowAttempts: 0, expiresAt }, user: null, newSessionKey: key };
+  }
+  const session = await insertSession(conn, { keyHash: keyHash!, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
+  return { session, user: null, newSessionKey: key };
 }
 
 /** Adds a method to an authenticated session (reauthentication). */

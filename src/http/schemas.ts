@@ -38,6 +38,9 @@ export const AuthMethod = Type.Object(
     username: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
     reauthenticated: Type.Optional(Type.Boolean()),
+    id: Type.Optional(Type.Integer({ description: 'mfa: the authenticator used.' })),
+    type: Type.Optional(Type.String({ description: 'mfa: totp, recovery_codes or webauthn.' })),
+    passwordless: Type.Optional(Type.Boolean({ description: 'mfa: a passkey login.' })),
   },
   { $id: 'AuthMethod' },
 );

@@ -18,6 +18,8 @@ import { userSessionRoutes } from './routes/auth-sessions.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { mfaRoutes } from './routes/mfa/index.js';
+import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
 import { requestIdGenerator } from './request-id.js';
@@ -42,6 +44,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   userSessionRoutes(app, deps);
   accountDeletionRoutes(app, deps);
   phoneRoutes(app, deps);
+  mfaRoutes(app, deps, client);
   if (client === 'app') {
     tokenRoutes(app, deps);
   }
@@ -101,7 +104,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     done(null, payload);
   });
 
-  await registerOpenApi(app, sharedSchemas);
+  await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas]);
   operationsRoutes(app, options.operations);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });

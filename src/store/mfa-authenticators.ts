@@ -84,6 +84,9 @@ export async function insertWebAuthn(
   })) as WebAuthnAuthenticator | null;
 }
 
+/** The condition of the partial unique index, as a literal: the database must see it matches. */
+const PARTIAL_INDEX = sql<boolean>`type <> 'webauthn'`;
+
 type NewRow = Omit<Row, 'id' | 'used_mask' | 'secret' | 'counter' | 'credential_id' | 'last_used_at'> & Partial<Row>;
 
 /**
@@ -95,7 +98,7 @@ async function insertUnique(conn: Conn, values: NewRow): Promise<Authenticator |
   const row = await conn
     .insertInto('mfa_authenticators')
     .values(values)
-    .onConflict((oc) => (values.type === 'webauthn' ? oc.column('credential_id').doNothing() : oc.columns(['user_id', 'type']).where('type', '<>', 'webauthn').doNothing()))
+    .onConflict((oc) => (values.type === 'webauthn' ? oc.column('credential_id').doNothing() : oc.columns(['user_id', 'type']).where(PARTIAL_INDEX).doNothing()))
     .returning(columns)
     .executeTakeFirst();
   return row ? toAuthenticator(row) : null;

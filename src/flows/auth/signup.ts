@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { AuthMethod, VerifyEmailFlow } from '../../domain/session.js';
+import type { LoginStart, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
@@ -11,7 +11,7 @@ import { beginPhoneVerification, phoneStage } from '../phone/phone-verification.
 import { findEmailAddress } from '../../store/email-addresses.js';
 import { sendAccountAlreadyExists } from '../../messaging/notices.js';
 import { beginVerification, decoyVerification } from '../email/email-verification.js';
-import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { logIn, startPendingFlow } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
 
 export interface SignupInput {
@@ -22,12 +22,12 @@ export interface SignupInput {
   password?: string;
 }
 
-function checkFields(deps: Deps, input: SignupInput): FieldError[] {
+function checkFields(deps: Deps, input: SignupInput, passkey: boolean): FieldError[] {
   const fields = deps.config.account.signupFields;
   const errors: FieldError[] = [];
   for (const name of ['email', 'username', 'phone', 'password'] as const) {
     const value = input[name];
-    const wanted = name === 'password' ? (fields.password ?? { required: false }) : fields[name];
+    const wanted = name === 'password' ? (fields.password && !passkey ? fields.password : { required: false }) : fields[name];
     if (wanted?.required && !value) errors.push({ code: 'required', param: name });
   }
   if (input.email && fields.email) {
@@ -48,8 +48,11 @@ function checkFields(deps: Deps, input: SignupInput): FieldError[] {
  * POST /auth/signup. With enumeration prevention and mandatory verification,
  * a taken address answers exactly like a new one (pending verify_email) and
  * its owner is told by mail; nothing in the response or its timing differs.
+ * `passkey` (POST /auth/webauthn/signup): no password; the login ends at the
+ * stage that registers a passkey.
  */
-export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput): Promise<Outcome> {
+export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, opts: { passkey?: boolean } = {}): Promise<Outcome> {
+  const passkey = opts.passkey === true;
   if (ctx.user) return conflict;
   const { account } = deps.config;
   if (!account.signupOpen) return forbidden;
@@ -63,9 +66,9 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     username: fields.username && raw.username ? raw.username.trim() : undefined,
     // A malformed number stays as typed, so that it is reported invalid rather than missing.
     phone: phone === undefined ? undefined : 'phone' in phone ? phone.phone : raw.phone,
-    password: fields.password ? raw.password : undefined,
+    password: fields.password && !passkey ? raw.password : undefined,
   };
-  const errors = checkFields(deps, input);
+  const errors = checkFields(deps, input, passkey);
   if (phone && 'error' in phone) errors.push(phone.error);
   if (input.username && (await usernameExists(deps.db, input.username))) errors.push({ code: 'username_taken', param: 'username' });
   if (errors.length > 0) return invalid(...errors);
@@ -97,18 +100,14 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     return invalid(input.email && (await findEmailAddress(deps.db, input.email)) ? { code: 'email_taken', param: 'email' } : { code: 'username_taken', param: 'username' });
   }
   const user = (await findUserById(deps.db, created.userId))!;
-  const at = nowSeconds(ctx.now);
-  const method: AuthMethod = input.email
-    ? { method: 'password', at, email: input.email }
-    : input.username
-      ? { method: 'password', at, username: input.username }
-      : { method: 'password', at, phone: input.phone };
+  // A signup proves no factor, so it records none (as in the reference).
+  const start: LoginStart = { signup: passkey ? 'passkey' : 'password' };
 
   let emailFlow: VerifyEmailFlow | null = null;
   if (input.email && created.emailAddressId !== null && account.emailVerification !== 'none') {
     const target = { userId: user.id, emailAddressId: created.emailAddressId, email: input.email };
     try {
-      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? method : null);
+      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? start : null);
     } catch (error) {
       // No mail, no account: the visitor can simply sign up again.
       await deleteUser(deps.db, user.id);
@@ -120,15 +119,15 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     }
   }
   // The reference's stage order: the email address first, then the phone number.
-  const phonePending = input.phone ? await phoneStage(deps, ctx, user, method) : null;
+  const phonePending = input.phone ? await phoneStage(deps, ctx, user, start) : null;
   if (phonePending) {
     // No SMS (or rate-limited), no account: as with mail, signing up again works.
     if (phonePending.kind !== 'auth') await deleteUser(deps.db, user.id);
     return phonePending;
   }
   // Optional verification by code: logged in, with the code still pending.
-  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, method, { pendingFlow: emailFlow }))! };
-  return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, start, { pendingFlow: emailFlow }))! };
+  return { kind: 'auth', ...(await logIn(deps, ctx, user, start))! };
 }
 
 /**

@@ -13,6 +13,12 @@ const ConfigResponse = Type.Object({
       password_reset_by_code_enabled: Type.Boolean(),
       authentication_method: Type.String({ description: 'Legacy: email, username or username_email.' }),
     }),
+    mfa: Type.Optional(
+      Type.Object({
+        supported_types: Type.Array(Type.String(), { description: 'MFA_SUPPORTED_TYPES, in configuration order.' }),
+        passkey_login_enabled: Type.Boolean(),
+      }),
+    ),
   }),
 });
 
@@ -31,6 +37,7 @@ export function configBody(config: Config) {
         // The legacy setting knows no phone: a single email or username login keeps its name, anything else is username_email.
         authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
+      ...(config.mfa.enabled ? { mfa: { supported_types: config.mfa.supportedTypes, passkey_login_enabled: config.mfa.passkeyLogin } } : {}),
     },
   };
 }
