@@ -40,4 +40,34 @@ export const TotpSetupResponse = Type.Object(
 
 export const CodeBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64, description: 'A TOTP code or an unused recovery code.' }) });
 
-export const mfaSchemas = [Authenticator];
+
+export const Credential = Type.Object(
+  {},
+  {
+    $id: 'Credential',
+    additionalProperties: true,
+    description:
+      'The PublicKeyCredential as JSON (`credential.toJSON()`): `{type: "public-key", id, rawId, authenticatorAttachment?, response: {clientDataJSON, attestationObject, transports?} | {clientDataJSON, authenticatorData, signature, userHandle?}, clientExtensionResults}`, binaries in base64url.',
+  },
+);
+
+const PublicKey = Type.Object({}, { additionalProperties: true, description: 'WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON / PublicKeyCredentialRequestOptionsJSON), binaries in base64url.' });
+
+export const WebAuthnOptionsResponse = Type.Object(
+  {
+    status: Type.Integer(),
+    data: Type.Object({
+      creation_options: Type.Optional(Type.Object({ publicKey: PublicKey }, { description: 'For navigator.credentials.create(); parse with PublicKeyCredential.parseCreationOptionsFromJSON().' })),
+      request_options: Type.Optional(Type.Object({ publicKey: PublicKey }, { description: 'For navigator.credentials.get(); parse with PublicKeyCredential.parseRequestOptionsFromJSON().' })),
+    }),
+    meta: Type.Optional(Type.Object({ session_token: Type.Optional(Type.String({ description: 'App clients: the session that holds the challenge, when one was made for it.' })) })),
+  },
+  { description: 'Options for the browser\'s WebAuthn call; the challenge in them is kept with the session and is good for one answer.' },
+);
+
+/** The credential, typed for the flows (which check it field by field). */
+export const CredentialRef = Type.Unsafe<Record<string, unknown>>(Type.Ref('Credential'));
+
+export const CredentialBody = Type.Object({ credential: CredentialRef });
+
+export const mfaSchemas = [Authenticator, Credential];
