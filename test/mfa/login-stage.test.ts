@@ -99,6 +99,21 @@ describeEachDatabase('second factor after a password', {}, ({ server }) => {
     assert.equal(stale.status, 410);
   });
 
+  it('a password reset logs nobody in and the next login still asks for the second factor', async () => {
+    const { client: owner, email } = await totpAccount(server(), 'app');
+    const visitor = await readyClient(server(), 'app');
+    const before = mailsTo(server().mail, email).length;
+    assert.equal((await visitor.post('/auth/password/request', { email })).status, 200);
+    const key = resetKeyFromMail(await nthMail(server().mail, email, before + 1));
+    const reset = await visitor.post('/auth/password/reset', { key, password: 'another long passphrase' });
+    assert.equal(reset.status, 401);
+    assert.equal(pendingFlow(reset.body), undefined);
+    assert.equal((await owner.get('/auth/session')).status, 410, 'the other sessions ended');
+    const login = await (await readyClient(server(), 'app')).post('/auth/login', { email, password: 'another long passphrase' });
+    assert.equal(login.status, 401);
+    assert.deepEqual(pendingFlow(login.body), MFA_PENDING);
+  });
+
   it('logs in while TOTP is on for none of its users: no stage for accounts without MFA', async () => {
     const { email } = await verifiedAccount(server(), 'app');
     const login = await (await readyClient(server(), 'app')).post('/auth/login', { email, password: PASSWORD });

@@ -195,3 +195,14 @@ describeEachDatabase('TOTP with unverified addresses allowed', { MFA_ALLOW_UNVER
     await enableTotp(server(), client);
   });
 });
+
+describeEachDatabase('TOTP bypass code (development)', { MFA_TOTP_INSECURE_BYPASS_CODE: '000000' }, ({ server }) => {
+  it('passes the configured code every time, and still refuses others', async () => {
+    const { email } = await totpAccount(server(), 'app');
+    for (let i = 0; i < 2; i++) {
+      const pending = await pendingSecondFactor(server(), 'app', email);
+      assertError(await pending.post('/auth/2fa/authenticate', { code: '111111' }), 400, 'incorrect_code', 'code');
+      assert.equal((await pending.post('/auth/2fa/authenticate', { code: '000000' })).status, 200);
+    }
+  });
+});

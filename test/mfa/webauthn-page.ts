@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
 import type { DatabaseKind } from '../support/databases.js';
+import { freePort } from '../support/process-server.js';
 
 // WebAuthn in real Chromium: a page the test serves on the test server's
 // own origin (http://localhost:<port>, a secure context; RP id localhost)
@@ -36,17 +36,6 @@ window.assertion = async (options, override) => {
 </body></html>`;
 
 export const PAGE_PATH = '/webauthn-test';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A test server whose WebAuthn settings name its own origin. The port must

@@ -53,10 +53,18 @@ for (const { kind, skip } of await databaseKinds()) {
       await browser?.close();
       await server?.close();
     });
-
-    it('adds, lists, renames and removes security keys and passkeys', async () => {
+    /** Runs `test` on a fresh page (its own cookies and virtual authenticator), closed afterwards. */
+    const withPage = async (test: (web: WebAuthnPage) => Promise<void>) => {
       const web = await openWebAuthnPage(browser, origin);
       try {
+        await test(web);
+      } finally {
+        await web.close();
+      }
+    };
+
+    it('adds, lists, renames and removes security keys and passkeys', () =>
+      withPage(async (web) => {
         await browserAccount(server, web);
         const { added, options, credential: first } = await addKey(web, false);
         assert.equal(options.publicKey.rp.id, 'localhost');
@@ -96,14 +104,10 @@ for (const { kind, skip } of await databaseKinds()) {
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data.map((a: any) => a.type), ['recovery_codes', 'webauthn']);
         await web.call('browser', 'DELETE', '/account/authenticators/webauthn', { authenticators: [passkey.added.data.id] });
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data, [], 'the recovery codes went with the last key');
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('asks for a key as the second factor, on both clients, and reauthenticates with it', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('asks for a key as the second factor, on both clients, and reauthenticates with it', () =>
+      withPage(async (web) => {
         const email = await browserAccount(server, web);
         const { added } = await addKey(web, false);
         assert.equal((await web.call('browser', 'DELETE', '/auth/session')).status, 401);
@@ -140,14 +144,10 @@ for (const { kind, skip } of await databaseKinds()) {
         assert.equal(reauth.status, 200);
         assert.deepEqual(methodsOf(reauth.body).at(-1), { method: 'mfa', type: 'webauthn', reauthenticated: true });
         assert.equal((await web.call('browser', 'GET', '/account/authenticators/webauthn')).status, 200);
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('logs in with a passkey alone, no username and no second factor', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('logs in with a passkey alone, no username and no second factor', () =>
+      withPage(async (web) => {
         const email = await browserAccount(server, web);
         await addKey(web, true);
         await web.call('browser', 'DELETE', '/auth/session');
@@ -169,14 +169,10 @@ for (const { kind, skip } of await databaseKinds()) {
           assert.deepEqual(methodsOf(done.body), [{ method: 'mfa', type: 'webauthn', passwordless: true }]);
           if (client === 'browser') await web.call('browser', 'DELETE', '/auth/session');
         }
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('refuses a passkey login without user verification', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('refuses a passkey login without user verification', () =>
+      withPage(async (web) => {
         await browserAccount(server, web);
         await addKey(web, true);
         await web.call('browser', 'DELETE', '/auth/session');
@@ -187,14 +183,10 @@ for (const { kind, skip } of await databaseKinds()) {
         const refused = await web.call('browser', 'POST', '/auth/webauthn/login', { credential });
         assert.equal(refused.status, 400);
         assert.deepEqual(refused.body.errors.map((e: any) => [e.code, e.param]), [['incorrect_code', 'credential']]);
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('refuses a key whose signature counter went backwards (a cloned key)', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('refuses a key whose signature counter went backwards (a cloned key)', () =>
+      withPage(async (web) => {
         const email = await browserAccount(server, web);
         await addKey(web, false);
         const use = async () => {
@@ -213,14 +205,10 @@ for (const { kind, skip } of await databaseKinds()) {
         const cloned = await use();
         assert.equal(cloned.status, 400, JSON.stringify(cloned.body));
         assert.equal(cloned.body.errors[0].code, 'incorrect_code');
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('refuses a registration made for another origin or challenge', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('refuses a registration made for another origin or challenge', () =>
+      withPage(async (web) => {
         await browserAccount(server, web);
         for (const tamper of [{ origin: 'http://evil.example' }, { challenge: 'AAAA' }]) {
           const options = await web.call('browser', 'GET', '/account/authenticators/webauthn');
@@ -232,14 +220,10 @@ for (const { kind, skip } of await databaseKinds()) {
           assert.deepEqual(refused.body.errors.map((e: any) => [e.code, e.param]), [['incorrect_code', undefined]]);
         }
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data, []);
-      } finally {
-        await web.close();
-      }
-    });
+      }));
 
-    it('signs up with a passkey: no password, logged in once the passkey is registered', async () => {
-      const web = await openWebAuthnPage(browser, origin);
-      try {
+    it('signs up with a passkey: no password, logged in once the passkey is registered', () =>
+      withPage(async (web) => {
         const email = uniqueEmail('passkey');
         const signup = await web.call('browser', 'POST', '/auth/webauthn/signup', { email, password: 'ignored entirely' });
         assert.equal(signup.status, 401, JSON.stringify(signup.body));
@@ -261,10 +245,7 @@ for (const { kind, skip } of await databaseKinds()) {
         const login = await web.call('browser', 'POST', '/auth/webauthn/login', { credential: await web.assertion(loginOptions.body.data.request_options) });
         assert.equal(login.status, 200);
         assert.equal(login.body.data.user.email, email);
-      } finally {
-        await web.close();
-      }
-    });
+      }));
   });
 }
 

@@ -80,7 +80,15 @@ function expectedOrigins(deps: Deps, credential: { response?: { clientDataJSON?:
   }
 }
 
-const matches = (challengeHash: string) => (challenge: string) => constantTimeEqual(hashSecret(challenge), challengeHash);
+/** What every response is checked against: the challenge held for it (by hash), the origins and the RP id. */
+function expectations(deps: Deps, response: { response?: { clientDataJSON?: unknown } }, challengeHash: string, requireUserVerification: boolean) {
+  return {
+    expectedChallenge: (challenge: string) => constantTimeEqual(hashSecret(challenge), challengeHash),
+    expectedOrigin: expectedOrigins(deps, response),
+    expectedRPID: deps.config.mfa.webauthn.rpId,
+    requireUserVerification,
+  };
+}
 
 function bytes(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
@@ -91,13 +99,7 @@ export async function verifyCreation(deps: Deps, credential: Record<string, unkn
   const response = credential as unknown as RegistrationResponseJSON;
   if (!bytes(response.id) || typeof response.response !== 'object' || response.response === null) return null;
   try {
-    const verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: matches(challengeHash),
-      expectedOrigin: expectedOrigins(deps, response),
-      expectedRPID: deps.config.mfa.webauthn.rpId,
-      requireUserVerification,
-    });
+    const verified = await verifyRegistrationResponse({ response, ...expectations(deps, response, challengeHash, requireUserVerification) });
     if (!verified.verified) return null;
     const { credential: made } = verified.registrationInfo;
     const transports = Array.isArray(response.response.transports) ? response.response.transports.filter((t): t is NonNullable<typeof t> => typeof t === 'string').slice(0, 10) : [];
@@ -135,11 +137,8 @@ export async function verifyAssertion(
   try {
     const verified = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: matches(challengeHash),
-      expectedOrigin: expectedOrigins(deps, response),
-      expectedRPID: deps.config.mfa.webauthn.rpId,
+      ...expectations(deps, response, challengeHash, requireUserVerification),
       credential: { id: authenticator.credentialId, publicKey: Buffer.from(authenticator.publicKey, 'base64url'), counter: authenticator.signCount, transports: authenticator.transports as never },
-      requireUserVerification,
     });
     return verified.verified ? verified.authenticationInfo.newCounter : null;
   } catch {
