@@ -22,13 +22,17 @@ export function userView(user: User) {
   };
 }
 
+/** The login stages (second factor, trust, passkey signup) expire with ACCOUNT_LOGIN_TIMEOUT. */
+const LOGIN_STAGES = new Set(['mfa_authenticate', 'mfa_trust', 'mfa_signup_webauthn']);
+
 /** The flows a client may take next, in the reference's order, the pending one marked. */
-export function flowsFor(config: Config, session: Session | null) {
+export function flowsFor(config: Config, session: Session | null, now: number) {
   const flows: Array<{ id: string; is_pending?: boolean; types?: string[] }> = [{ id: 'login' }];
   if (config.account.loginByCode.enabled) flows.push({ id: 'login_by_code' });
   if (config.account.signupOpen) flows.push({ id: 'signup' });
   if (config.mfa.enabled && config.mfa.passkeyLogin) flows.push({ id: 'mfa_login_webauthn' });
-  const pending = session?.flow;
+  const flow = session?.flow;
+  const pending = flow && LOGIN_STAGES.has(flow.id) && 'expiresAt' in flow && flow.expiresAt <= now ? null : flow;
   if (pending && pending.id !== 'password_reset_by_code') {
     const entry = pending.id === 'mfa_authenticate' ? { id: pending.id, is_pending: true, types: pending.types } : { id: pending.id, is_pending: true };
     const existing = flows.find((f) => f.id === pending.id);
@@ -55,7 +59,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const gone = client === 'app' && request.auth.staleToken && !state.newSessionKey;
   return {
     status: gone ? 410 : 401,
-    data: { flows: flowsFor(deps.config, state.session) },
+    data: { flows: flowsFor(deps.config, state.session, deps.clock.now()) },
     meta: { is_authenticated: gone ? null : false, ...tokenMeta },
   };
 }

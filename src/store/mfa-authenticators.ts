@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from './db.js';
-import type { Authenticator, AuthenticatorType, WebAuthnAuthenticator } from '../domain/authenticator.js';
+import { typesOf, type Authenticator, type AuthenticatorType, type WebAuthnAuthenticator } from '../domain/authenticator.js';
 
 // A user's second factors. Every "used once" decision is a conditional
 // UPDATE that only one request can win, on SQLite and PostgreSQL alike.
@@ -43,10 +43,10 @@ export async function listAuthenticators(conn: Conn, userId: number): Promise<Au
   return rows.map(toAuthenticator);
 }
 
-/** Which types the user has: the one query a login pays when MFA is on. */
-export async function authenticatorTypes(conn: Conn, userId: number): Promise<Set<AuthenticatorType>> {
+/** Which types the user has, in the wire order: the one query a login pays when MFA is on. */
+export async function authenticatorTypes(conn: Conn, userId: number): Promise<AuthenticatorType[]> {
   const rows = await conn.selectFrom('mfa_authenticators').select('type').distinct().where('user_id', '=', userId).execute();
-  return new Set(rows.map((r) => r.type as AuthenticatorType));
+  return typesOf(rows as Array<{ type: AuthenticatorType }>);
 }
 
 export async function findAuthenticator<T extends AuthenticatorType>(conn: Conn, userId: number, type: T): Promise<Extract<Authenticator, { type: T }> | null> {

@@ -81,6 +81,7 @@ describeEachDatabase('second factor after a password', {}, ({ server }) => {
     const { email, secret } = await totpAccount(server(), 'app');
     const client = await pendingSecondFactor(server(), 'app', email);
     server().clock.advance(901_000);
+    assert.equal(pendingFlow((await client.get('/auth/session')).body), undefined, 'no longer listed as pending');
     const late = await client.post('/auth/2fa/authenticate', { code: totpAt(server(), secret) });
     assert.equal(late.status, 401);
     assert.equal(late.body.meta.is_authenticated, null);

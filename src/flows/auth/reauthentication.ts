@@ -2,7 +2,6 @@ import type { Deps } from '../context.js';
 import type { Session } from '../../domain/session.js';
 import { hasUsablePassword, type User } from '../../domain/user.js';
 import type { Outcome } from '../outcome.js';
-import { typesOf } from '../../domain/authenticator.js';
 import { authenticatorTypes } from '../../store/mfa-authenticators.js';
 import { recentlyAuthenticated } from '../session-ops.js';
 
@@ -16,7 +15,7 @@ import { recentlyAuthenticated } from '../session-ops.js';
  */
 export async function requireRecentAuthentication(deps: Deps, session: Session, user: User, now: number, opts: { strict?: boolean } = {}): Promise<Outcome | null> {
   if (recentlyAuthenticated(deps, session, now)) return null;
-  const mfaTypes = deps.config.mfa.enabled ? typesOf([...(await authenticatorTypes(deps.db, user.id))].map((type) => ({ type }))) : [];
+  const mfaTypes = deps.config.mfa.enabled ? await authenticatorTypes(deps.db, user.id) : [];
   if (!opts.strict && !hasUsablePassword(user) && mfaTypes.length === 0) return null;
   return { kind: 'reauthentication_required', mfaTypes };
 }

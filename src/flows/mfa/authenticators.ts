@@ -52,5 +52,5 @@ export async function unverifiedAddressBlocks(deps: Deps, user: User): Promise<b
 export async function mfaBlocksNewAddress(deps: Deps, user: User): Promise<boolean> {
   const { mfa, account } = deps.config;
   if (!mfa.enabled || mfa.allowUnverifiedEmail || account.emailVerificationByCode) return false;
-  return (await authenticatorTypes(deps.db, user.id)).size > 0;
+  return (await authenticatorTypes(deps.db, user.id)).length > 0;
 }

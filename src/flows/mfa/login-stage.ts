@@ -2,7 +2,6 @@ import type { Deps, RequestContext } from '../context.js';
 import type { AuthMethod, LoginStageFlow } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import type { Conn } from '../../store/db.js';
-import { typesOf } from '../../domain/authenticator.js';
 import { authenticatorTypes } from '../../store/mfa-authenticators.js';
 import { isTrustedBrowser } from './trust.js';
 
@@ -31,8 +30,8 @@ export async function loginStage(
   if (!methods.some(passwordless)) {
     const types = await authenticatorTypes(conn, user.id);
     // Recovery codes alone never ask: they back up a TOTP or WebAuthn authenticator.
-    if ((types.has('totp') || types.has('webauthn')) && !(await isTrustedBrowser(deps, ctx, conn, user))) {
-      return { id: 'mfa_authenticate', userId: user.id, methods, types: typesOf([...types].map((type) => ({ type }))), expiresAt };
+    if ((types.includes('totp') || types.includes('webauthn')) && !(await isTrustedBrowser(deps, ctx, conn, user))) {
+      return { id: 'mfa_authenticate', userId: user.id, methods, types, expiresAt };
     }
   }
   if (passkeySignup && mfa.passkeySignup) return { id: 'mfa_signup_webauthn', userId: user.id, methods, expiresAt };

@@ -7,6 +7,7 @@ import { deleteAuthenticators, deleteDanglingRecoveryCodes, findAuthenticator, i
 import { findChallenge, putChallenge, takeChallenge } from '../../store/mfa-challenges.js';
 import { allOrNothing } from '../../store/all-or-nothing.js';
 import { matchTotp, newTotpSecret, totpUrl } from '../../security/totp.js';
+import { normalizeCode } from '../../security/secrets.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from './authenticators.js';
 import { ensureRecoveryCodes } from './recovery-codes.js';
@@ -58,7 +59,7 @@ export async function activateTotp(deps: Deps, ctx: RequestContext, code: string
   const challenge = await findChallenge(deps.db, session.id, 'totp_setup', ctx.now);
   const secret = challenge?.userId === user.id ? deps.atRest.open(challenge.value, setupContext(session.id)) : null;
   const { totp: settings } = deps.config.mfa;
-  if (!challenge || secret === null || matchTotp(secret, code.replace(/\s/g, ''), ctx.now, settings) === null) {
+  if (!challenge || secret === null || matchTotp(secret, normalizeCode(code), ctx.now, settings) === null) {
     return invalid({ code: 'incorrect_code', param: 'code' });
   }
   const stale = await requireRecentAuthentication(deps, session, user, ctx.now);
