@@ -239,6 +239,10 @@ for (const { kind, skip } of await databaseKinds()) {
         const list = (await web.call('browser', 'GET', '/account/authenticators')).body.data;
         assert.deepEqual(list.map((a: any) => [a.type, a.name, a.is_passwordless]), [['webauthn', 'My phone', true]]);
         assert.equal((await web.call('browser', 'GET', '/auth/webauthn/signup')).status, 409, 'nothing pending any more');
+        // Signing up proved nothing, and there is no password: the passkey is the one way to reauthenticate.
+        const stale = await web.call('browser', 'PUT', '/account/authenticators/webauthn', { id: list[0].id, name: 'Renamed' });
+        assert.equal(stale.status, 401);
+        assert.deepEqual(stale.body.data.flows, [{ id: 'mfa_reauthenticate', types: ['webauthn'] }]);
 
         await web.call('browser', 'DELETE', '/auth/session');
         const loginOptions = await web.call('browser', 'GET', '/auth/webauthn/login');
