@@ -38,9 +38,12 @@ async function totpAccount(server: Server, i: number): Promise<string> {
   const token = signup.body.meta.session_token as string;
   await call(server, 'POST', '/auth/reauthenticate', { password: PASSWORD }, token);
   const secret = (await call(server, 'GET', '/account/authenticators/totp', undefined, token)).body.meta.secret as string;
-  const activated = await call(server, 'POST', '/account/authenticators/totp', { code: code(secret) }, token);
-  if (activated.status !== 200) throw new Error(`TOTP setup failed: ${JSON.stringify(activated.body)}`);
-  return secret;
+  // A code may reach a busy server in the next period: then the next code is tried.
+  for (let attempt = 1; ; attempt++) {
+    const activated = await call(server, 'POST', '/account/authenticators/totp', { code: code(secret) }, token);
+    if (activated.status === 200) return secret;
+    if (attempt === 3) throw new Error(`TOTP setup failed: ${JSON.stringify(activated.body)}`);
+  }
 }
 
 /** Runs `work` for 0..count-1 on CONNECTIONS workers. */
@@ -78,7 +81,14 @@ function oneEach<T>(items: T[], request: (item: T) => { token?: string; body: un
   ];
 }
 
-export async function measureSecondFactor(): Promise<{ password: Figures; secondFactor: Figures }> {
+export interface SecondFactorFigures {
+  password: Figures;
+  secondFactor: Figures;
+  /** Hello-world on the same server, as many requests: what any request costs here. */
+  hello: Figures;
+}
+
+export async function measureSecondFactor(): Promise<SecondFactorFigures> {
   // Every address is unverified here (ACCOUNT_EMAIL_VERIFICATION=none): MFA may still be set up.
   const server = await startServer('mfa', { MFA_ALLOW_UNVERIFIED_EMAIL: 'true' });
   try {
@@ -114,16 +124,18 @@ export async function measureSecondFactor(): Promise<{ password: Figures; second
       amount: pending.length,
       requests: oneEach(pending, ({ token, secret }) => ({ token, body: { code: code(secret) } })),
     });
-    return { password, secondFactor };
+    const hello = await load({ url: `${server.base}/bench/hello`, connections: CONNECTIONS, amount: pending.length });
+    return { password, secondFactor, hello };
   } finally {
     server.child.kill('SIGTERM');
   }
 }
 
-export function printSecondFactor({ password, secondFactor }: { password: Figures; secondFactor: Figures }): boolean {
+export function printSecondFactor({ password, secondFactor, hello }: SecondFactorFigures): boolean {
   console.log(`\nPassword + TOTP login, ${USERS} accounts (one login each: a TOTP code logs in once per time step)`);
   console.log(`  step 1, POST /auth/login -> 401 mfa_authenticate: ${password.rps.toFixed(0)} req/s, p99 ${password.p99.toFixed(1)} ms, server CPU ${password.cpu.toFixed(0)} us/req, event loop ${password.mainCpu.toFixed(0)} us/req, errors ${password.errors}`);
   console.log(`  step 2, POST /auth/2fa/authenticate -> 200:      ${secondFactor.rps.toFixed(0)} req/s, p99 ${secondFactor.p99.toFixed(1)} ms, server CPU ${secondFactor.cpu.toFixed(0)} us/req, event loop ${secondFactor.mainCpu.toFixed(0)} us/req, errors ${secondFactor.errors}`);
+  console.log(`  hello-world on the same server, as many requests:  ${hello.rps.toFixed(0)} req/s, event loop ${hello.mainCpu.toFixed(0)} us/req`);
   const met = secondFactor.mainCpu < 1000;
   console.log(`${'second factor, event loop us/request'.padEnd(40)}${secondFactor.mainCpu.toFixed(0).padStart(8)}  target < 1000    ${met ? 'met' : 'MISSED'}`);
   return met;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
 import { typesOf, type Authenticator, type AuthenticatorType, type WebAuthnAuthenticator } from '../domain/authenticator.js';
 
 // A user's second factors. Every "used once" decision is a conditional
@@ -37,16 +38,18 @@ function toAuthenticator(row: Row): Authenticator {
 
 const columns = ['id', 'user_id', 'type', 'secret', 'used_mask', 'counter', 'credential_id', 'data', 'created_at', 'last_used_at'] as const;
 
+// Prepared: these run on every login (types) and every second factor (the list).
+const authenticatorRows = prepared((conn: Conn, userId: number) => conn.selectFrom('mfa_authenticators').select(columns).where('user_id', '=', userId).orderBy('id'));
+const typeRows = prepared((conn: Conn, userId: number) => conn.selectFrom('mfa_authenticators').select('type').distinct().where('user_id', '=', userId));
+
 /** The user's authenticators in creation order. */
 export async function listAuthenticators(conn: Conn, userId: number): Promise<Authenticator[]> {
-  const rows = await conn.selectFrom('mfa_authenticators').select(columns).where('user_id', '=', userId).orderBy('id').execute();
-  return rows.map(toAuthenticator);
+  return (await authenticatorRows(conn, userId)).map(toAuthenticator);
 }
 
 /** Which types the user has, in the wire order: the one query a login pays when MFA is on. */
 export async function authenticatorTypes(conn: Conn, userId: number): Promise<AuthenticatorType[]> {
-  const rows = await conn.selectFrom('mfa_authenticators').select('type').distinct().where('user_id', '=', userId).execute();
-  return typesOf(rows as Array<{ type: AuthenticatorType }>);
+  return typesOf((await typeRows(conn, userId)) as Array<{ type: AuthenticatorType }>);
 }
 
 export async function findAuthenticator<T extends AuthenticatorType>(conn: Conn, userId: number, type: T): Promise<Extract<Authenticator, { type: T }> | null> {
@@ -127,14 +130,17 @@ export async function deleteDanglingRecoveryCodes(conn: Conn, userId: number): P
  * later step was accepted before. The one request that moves the counter wins.
  */
 export async function advanceTotpCounter(conn: Conn, id: number, counter: number, now: number): Promise<boolean> {
-  const result = await conn
+  return (await advanceCounterRow(conn, counter, now, id, counter)).length > 0;
+}
+
+const advanceCounterRow = prepared((conn: Conn, counter: number, now: number, id: number, above: number) =>
+  conn
     .updateTable('mfa_authenticators')
     .set({ counter, last_used_at: now })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('counter', 'is', null), eb('counter', '<', counter)]))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+    .where((eb) => eb.or([eb('counter', 'is', null), eb('counter', '<', above)]))
+    .returning('id'),
+);
 
 /** Marks recovery code `index` used, if it was not: true for the one request that did. */
 export async function spendRecoveryCode(conn: Conn, id: number, index: number, now: number): Promise<boolean> {

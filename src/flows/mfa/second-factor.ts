@@ -2,7 +2,7 @@ import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, stageNotPending, type Outcome } from '../outcome.js';
 import { addMethod, finishLogin, nowSeconds } from '../session-ops.js';
 import { allOrNothing } from '../../store/all-or-nothing.js';
-import { spendCode, underFailedLoginLimit, type Limited } from './code-check.js';
+import { matchCode, spendCode, spendMatch, underFailedLoginLimit, type Limited } from './code-check.js';
 import { isStage, passSecondFactor, pendingStage } from './login-stages.js';
 import { trustCookieValue } from './trust.js';
 
@@ -16,19 +16,21 @@ function refused(result: Limited<unknown> & { ok: false }): Outcome {
 
 /**
  * Completes the pending mfa_authenticate stage with a code of its user. The
- * code is spent and the login completed in one transaction: a code never
- * goes to waste on a login another request completed first.
+ * code is checked without writing anything; a right one is spent and the
+ * login completed in one transaction, so a code never goes to waste on a
+ * login another request completed first.
  */
 export async function authenticateWithCode(deps: Deps, ctx: RequestContext, code: string): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_authenticate');
   if (!isStage(stage)) return stage;
-  const result = await underFailedLoginLimit(deps, ctx, stage.user.id, () =>
-    allOrNothing(deps.db, async (tx) => {
-      const authenticator = await spendCode(deps, tx, stage.user.id, code, ctx.now);
-      if (!authenticator) return null;
-      return passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: authenticator.id, type: authenticator.type });
-    }),
-  );
+  const result = await underFailedLoginLimit(deps, ctx, stage.user.id, async () => {
+    const match = await matchCode(deps, deps.db, stage.user.id, code, ctx.now);
+    if (!match) return null;
+    const { id, type } = match.authenticator;
+    return allOrNothing(deps.db, async (tx) =>
+      (await spendMatch(deps, tx, match, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id, type }) : null,
+    );
+  });
   if (!result.ok) return refused(result);
   return { kind: 'auth', ...result.value };
 }
