@@ -8,7 +8,7 @@ import { underFailedLoginLimit } from '../code-check.js';
 import { isStage, passSecondFactor, pendingStage } from '../login-stages.js';
 import { heldChallenge, holdChallenge, request } from './ceremony.js';
 import { requestOptions } from './relying-party.js';
-import { useKey } from './assertion.js';
+import { recordKeyUse, useKey, verifyKeyUse } from './assertion.js';
 
 // GET|POST /auth/webauthn/authenticate (the second factor of a login) and
 // /auth/webauthn/reauthenticate (a fresh proof for sensitive actions), with
@@ -36,11 +36,11 @@ export async function secondFactorWithKey(deps: Deps, ctx: RequestContext, crede
   if (!isStage(stage)) return stage;
   const challenge = await heldChallenge(deps, ctx, 'webauthn_authenticate', stage.user.id);
   const result = await underFailedLoginLimit(deps, ctx, stage.user.id, async () => {
-    if (!challenge) return null;
-    return allOrNothing(deps.db, async (tx) => {
-      const key = await useKey(deps, tx, challenge, credential, stage.user.id, { requireUserVerification: false, now: ctx.now });
-      return key && passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: key.id, type: 'webauthn' });
-    });
+    const use = challenge && (await verifyKeyUse(deps, challenge, credential, stage.user.id, false));
+    if (!challenge || !use) return null;
+    return allOrNothing(deps.db, async (tx) =>
+      (await recordKeyUse(tx, challenge, use, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: use.key.id, type: 'webauthn' }) : null,
+    );
   });
   if (!result.ok) return refused(result.locked);
   return { kind: 'auth', ...result.value };
@@ -59,10 +59,9 @@ export async function reauthenticateWithKey(deps: Deps, ctx: RequestContext, cre
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
   const challenge = await heldChallenge(deps, ctx, 'webauthn_reauthenticate', user.id);
-  const result = await underFailedLoginLimit(deps, ctx, user.id, async () => {
-    if (!challenge) return null;
-    return allOrNothing(deps.db, (tx) => useKey(deps, tx, challenge, credential, user.id, { requireUserVerification: false, now: ctx.now }));
-  });
+  const result = await underFailedLoginLimit(deps, ctx, user.id, async () =>
+    challenge ? useKey(deps, challenge, credential, user.id, { requireUserVerification: false, now: ctx.now }) : null,
+  );
   if (!result.ok) return refused(result.locked);
   const updated = await addMethod(deps, session, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', reauthenticated: true });
   return { kind: 'auth', session: updated, user };

@@ -23,7 +23,7 @@ export async function beginPasskeyLogin(deps: Deps, ctx: RequestContext): Promis
   const { session, state } = await visitorSession(deps, ctx);
   // A passkey stands in for both factors, so it must have verified its user.
   const { options, challengeHash } = await requestOptions(deps, [], 'required');
-  await holdChallenge(deps, { ...ctx, session }, session, 'webauthn_login', challengeHash, null);
+  await holdChallenge(deps, ctx, session, 'webauthn_login', challengeHash, null);
   return { kind: 'webauthn_options', options: request(options), state };
 }
 
@@ -38,9 +38,7 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
   const userId = userIdOfHandle(response?.userHandle);
   const challenge = await heldChallenge(deps, ctx, 'webauthn_login', null);
   if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
-  const result = await underFailedLoginLimit(deps, ctx, userId, () =>
-    allOrNothing(deps.db, (tx) => useKey(deps, tx, challenge, credential, userId, { requireUserVerification: true, now: ctx.now })),
-  );
+  const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));
   if (!result.ok) return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
   const user = await findUserById(deps.db, userId);
   if (!user?.isActive) return invalid({ code: 'account_inactive' });
