@@ -1,22 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { SECRET, rejects } from './support.js';
 
 // The MFA_* settings: the reference's names and defaults, plus the WebAuthn
 // relying party; every bad value stops the start naming its variable.
-
-const SECRET = 'test-secret-key-that-is-long-enough-0123456789';
-
-function rejects(env: Record<string, string>, variable: string): void {
-  assert.throws(
-    () => loadConfig({ SECRET_KEY: SECRET, ...env }),
-    (error: unknown) => {
-      assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
-      assert.ok(error.message.includes(variable), `"${error.message}" does not name ${variable}`);
-      return true;
-    },
-  );
-}
 
 describe('MFA settings', () => {
   it('has the reference\'s defaults', () => {
