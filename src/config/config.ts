@@ -12,6 +12,7 @@ import { checkProductionSettings } from './production.js';
 import { readSocialSettings, type SocialSettings } from './social.js';
 import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js';
 import { readDependencySettings, type DependencySettings } from './dependencies.js';
+import { readMfaSettings, type MfaSettings } from './mfa.js';
 
 export { ConfigError };
 
@@ -73,6 +74,8 @@ export interface Config {
   social: SocialSettings;
   /** CORS_ALLOWED_ORIGINS and SECURE_HSTS_*. */
   httpSecurity: HttpSecuritySettings;
+  /** Second factors: MFA_*. */
+  mfa: MfaSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -92,6 +95,8 @@ export interface Config {
     reauthenticationTimeout: number;
     /** ACCOUNT_REAUTHENTICATION_REQUIRED: email and phone changes need a recent password (or code) check. */
     reauthenticationRequired: boolean;
+    /** Seconds a login may wait at a stage such as the second factor. */
+    loginTimeout: number;
     rateLimits: RateLimitConfig | false;
     phone: PhoneSettings;
     passwordReset: PasswordResetSettings;
@@ -102,9 +107,13 @@ export interface Config {
 
 const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup', 'socialaccount_login_error'] as const;
 
+function readFrontendBase(env: Env): string {
+  return readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
+}
+
 function readFrontendUrls(env: Env): FrontendUrls {
   // Defaults follow the routes of allauth's example single-page app.
-  const base = readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
+  const base = readFrontendBase(env);
   const urls: FrontendUrls = {
     account_confirm_email: `${base}/account/verify-email/{key}`,
     account_reset_password: `${base}/account/password/reset`,
@@ -199,7 +208,7 @@ export function loadConfig(env: Env): Config {
   const host = readString(env, 'HOST', '127.0.0.1');
   const accountManagement = readAccountManagement(env);
 
-  return {
+  const config: Omit<Config, 'mfa'> = {
     production,
     warnings,
     host,
@@ -252,9 +261,12 @@ export function loadConfig(env: Env): Config {
       preventEnumeration: readBool(env, 'ACCOUNT_PREVENT_ENUMERATION', true),
       reauthenticationTimeout: readInt(env, 'ACCOUNT_REAUTHENTICATION_TIMEOUT', 300, { min: 1 }),
       reauthenticationRequired: readBool(env, 'ACCOUNT_REAUTHENTICATION_REQUIRED', false),
+      loginTimeout: readInt(env, 'ACCOUNT_LOGIN_TIMEOUT', 900, { min: 60, max: 86400 }),
       rateLimits,
       ...readPhoneSettings(env),
       ...accountManagement,
     },
   };
+  const { siteName, session } = config;
+  return { ...config, mfa: readMfaSettings(env, { production, siteName, frontendUrl: readFrontendBase(env), session }) };
 }

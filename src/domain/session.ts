@@ -1,12 +1,24 @@
 // Plain data shared by flows and the store: what a session remembers.
 
+import type { AuthenticatorType } from './authenticator.js';
+
 /** Entries of `data.methods`; `at` is Unix time in (fractional) seconds. */
 export type AuthMethod =
   | { method: 'password'; at: number; email?: string; username?: string; phone?: string }
   | { method: 'password'; at: number; reauthenticated: true }
   | { method: 'code'; at: number; email?: string; phone?: string }
   | { method: 'password_reset'; at: number; email?: string }
-  | { method: 'socialaccount'; at: number; provider: string; uid: string };
+  | { method: 'socialaccount'; at: number; provider: string; uid: string }
+  /** A second factor; `passwordless` for a passkey login, `reauthenticated` for a WebAuthn reauthentication. */
+  | { method: 'mfa'; at: number; id: number; type: AuthenticatorType; reauthenticated?: true; passwordless?: true };
+
+/**
+ * How a login that waits on a stage began: the first factor it proved, or a
+ * signup, which proves none (as in the reference: right after signing up,
+ * sensitive actions still ask to reauthenticate). A passkey signup goes on
+ * to the stage that registers the passkey.
+ */
+export type LoginStart = AuthMethod | { signup: 'password' | 'passkey' };
 
 /** Verification of an email address, by link or by code. */
 export interface VerifyEmailFlow {
@@ -20,7 +32,7 @@ export interface VerifyEmailFlow {
   /** Milliseconds; the code (not the flow) stops working then. */
   codeExpiresAt: number | null;
   /** The login that completes once the address is verified, if any. */
-  login: AuthMethod | null;
+  login: LoginStart | null;
 }
 
 /** Where a one-time code goes: login by code works by email, and by SMS once phone numbers exist. */
@@ -66,7 +78,7 @@ export interface VerifyPhoneFlow {
   codeHash: string;
   /** Milliseconds; the flow is dropped then. */
   expiresAt: number;
-  login: AuthMethod | null;
+  login: LoginStart | null;
 }
 
 /**
@@ -88,7 +100,41 @@ export interface ProviderSignupFlow {
   tokens: string | null;
 }
 
-export type PendingFlow = VerifyEmailFlow | LoginByCodeFlow | PasswordResetByCodeFlow | VerifyPhoneFlow | ProviderSignupFlow;
+/**
+ * A login that passed its first factor (and any verification stage) and
+ * waits for the second. The session stays anonymous meanwhile: the login
+ * happens only when a code or key of this user completes this very flow.
+ */
+export interface MfaAuthenticateFlow {
+  id: 'mfa_authenticate';
+  userId: number;
+  /** The factors proved so far, recorded on the session once the login completes. */
+  methods: AuthMethod[];
+  /** The user's authenticator types, as the 401 lists them. */
+  types: AuthenticatorType[];
+  /** Milliseconds (ACCOUNT_LOGIN_TIMEOUT after the first factor). */
+  expiresAt: number;
+}
+
+/** After the second factor, on a browser with MFA_TRUST_ENABLED: whether to skip it here from now on. */
+export interface MfaTrustFlow {
+  id: 'mfa_trust';
+  userId: number;
+  methods: AuthMethod[];
+  expiresAt: number;
+}
+
+/** A passkey signup waits for its passkey (MFA_PASSKEY_SIGNUP_ENABLED). */
+export interface PasskeySignupFlow {
+  id: 'mfa_signup_webauthn';
+  userId: number;
+  methods: AuthMethod[];
+  expiresAt: number;
+}
+
+export type LoginStageFlow = MfaAuthenticateFlow | MfaTrustFlow | PasskeySignupFlow;
+
+export type PendingFlow = VerifyEmailFlow | LoginByCodeFlow | PasswordResetByCodeFlow | VerifyPhoneFlow | ProviderSignupFlow | LoginStageFlow;
 export type PendingFlowId = PendingFlow['id'];
 
 export interface Session {

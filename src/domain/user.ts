@@ -9,7 +9,7 @@ export interface User {
   passwordChangedAt: number;
 }
 
-/** Django marks an unusable password with a leading "!"; none at all is unusable too. */
+/** Django marks an unusable password with a leading "!" (e.g. accounts made by social or passkey signup); none at all is unusable too. */
 export function hasUsablePassword(user: User): boolean {
   return !!user.passwordHash && !user.passwordHash.startsWith('!');
 }

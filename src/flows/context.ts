@@ -48,4 +48,6 @@ export interface RequestContext {
   session: Session | null;
   /** The session's user when it is authenticated. */
   user: User | null;
+  /** Browsers: the "trust this browser" cookie (MFA_TRUST_ENABLED), as sent. */
+  mfaTrustCookie?: string;
 }

@@ -2,6 +2,7 @@ import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { EmailAddress } from '../store/email-addresses.js';
 import type { ProviderView } from '../social/views.js';
+import type { AuthenticatorInfo, AuthenticatorType } from '../domain/authenticator.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
 export type ErrorCode =
@@ -45,7 +46,10 @@ export type ErrorCode =
   | 'no_password'
   | 'no_verified_email'
   | 'disconnect_last'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'unverified_email'
+  | 'add_email_blocked'
+  | 'cannot_generate_recovery_codes';
 
 export interface FieldError {
   code: ErrorCode;
@@ -65,7 +69,12 @@ export interface AuthState {
   sessionEnded?: boolean;
   /** Tokens the flow already issued (a refresh): rendered in meta instead of new ones. */
   tokens?: { access_token: string; refresh_token?: string };
+  /** A browser chose "trust this browser": the new value of its trust cookie. */
+  trustBrowser?: string;
 }
+
+/** WebAuthn options for `navigator.credentials`, in the reference's envelope. */
+export type WebAuthnOptions = { creation_options: { publicKey: object } } | { request_options: { publicKey: object } };
 
 /**
  * What a flow can answer. The http layer alone turns these into statuses:
@@ -77,9 +86,22 @@ export type Outcome =
   | { kind: 'verification_info'; email: string; user: User | null; isAuthenticating: boolean }
   | { kind: 'invalid'; errors: FieldError[] }
   | { kind: 'not_authenticated' }
-  | { kind: 'reauthentication_required' }
+  /** 401 listing how to reauthenticate: `reauthenticate` with a usable password, `mfa_reauthenticate` with these types. */
+  | { kind: 'reauthentication_required'; mfaTypes: AuthenticatorType[] }
   | { kind: 'forbidden' }
-  | { kind: 'conflict' }
+  | { kind: 'conflict'; errors?: FieldError[] }
+  | { kind: 'not_found' }
+  /**
+   * A login stage endpoint (second factor, trust) with no such stage pending:
+   * 401, `is_authenticated` null. `session` when the flow was dropped just now (expired).
+   */
+  | { kind: 'stage_not_pending'; session?: Session }
+  | { kind: 'authenticators'; authenticators: AuthenticatorInfo[] }
+  | { kind: 'authenticator'; authenticator: AuthenticatorInfo; meta?: { recovery_codes_generated: boolean } }
+  /** No TOTP yet: a new secret to set it up with (404, as the reference answers). */
+  | { kind: 'totp_setup'; secret: string; totpUrl: string; qrCode: string }
+  /** `state` when the options needed a new (anonymous) session to hold their challenge. */
+  | { kind: 'webauthn_options'; options: WebAuthnOptions; state?: AuthState }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   | { kind: 'unavailable'; errors: FieldError[] }
   /** POST /tokens/refresh: the new access token, and the next refresh token when rotating. */
@@ -106,6 +128,8 @@ export const invalid = (...errors: FieldError[]): Outcome => ({ kind: 'invalid',
 export const conflict: Outcome = { kind: 'conflict' };
 export const forbidden: Outcome = { kind: 'forbidden' };
 export const notAuthenticated: Outcome = { kind: 'not_authenticated' };
+export const notFound: Outcome = { kind: 'not_found' };
+export const stageNotPending: Outcome = { kind: 'stage_not_pending' };
 export const mailUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'mail_unavailable' }] };
 export const smsUnavailable: Outcome = { kind: 'unavailable', errors: [{ code: 'sms_unavailable' }] };
 /** The database or Redis did not answer (store/unavailable.ts): retry shortly. */

@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import type { AuthMethod, LoginStart, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { AuthState } from './outcome.js';
 import { hashSecret, randomKey } from '../security/secrets.js';
@@ -7,6 +7,7 @@ import { deleteSession, insertSession, updateSessionState } from '../store/sessi
 import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
 import type { Config } from '../config/config.js';
+import { loginStage } from './mfa/login-stage.js';
 
 // Session transitions shared by the flows. A login always issues a fresh key
 // (session fixation), keeping the row so the session keeps its id.
@@ -57,46 +58,67 @@ export async function startPendingFlow(deps: Deps, ctx: RequestContext, flow: Pe
 }
 
 /**
- * Logs `user` in on this request's session with a new key. With `expectFlow`
- * the login only happens if the session still holds that pending flow, so a
+ * Logs `user` in on this request's session with a new key: the one place
+ * every first factor ends (password, code, verification, reset, social,
+ * passkey). When MFA asks for another stage (the second factor, or the
+ * passkey of a passkey signup) the session instead holds that stage as its
+ * pending flow and stays anonymous: no caller can skip it. With `expectFlow`
+ * the write only happens if the session still holds that pending flow, so a
  * flow cannot be completed twice; null is returned when it lost that race.
  */
 export async function logIn(
   deps: Deps,
   ctx: RequestContext,
   user: User,
-  method: AuthMethod,
+  start: LoginStart,
   opts: { conn?: Conn; expectFlow?: PendingFlow; pendingFlow?: PendingFlow } = {},
 ): Promise<AuthState | null> {
   const conn = opts.conn ?? deps.db;
-  const key = randomKey();
-  const keyHash = hashSecret(key);
-  const methods = [method];
-  const flow = opts.pendingFlow ?? null;
-  let session: Session;
-  if (ctx.session) {
-    const written = await updateSessionState(
-      conn,
-      ctx.session.id,
-      { userId: user.id, methods, flow, flowAttempts: 0, keyHash, expiresAt: expiry(deps, ctx.now) },
-      opts.expectFlow,
-    );
-    if (!written) return null;
-    session = { ...ctx.session, userId: user.id, methods, flow, flowAttempts: 0, expiresAt: expiry(deps, ctx.now) };
-  } else {
-    session = await insertSession(conn, {
-      keyHash,
-      userId: user.id,
-      methods,
-      flow,
-      now: ctx.now,
-      expiresAt: expiry(deps, ctx.now),
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-    });
-  }
+  const methods = 'signup' in start ? [] : [start];
+  const stage = await loginStage(deps, ctx, conn, user, methods, 'signup' in start && start.signup === 'passkey');
+  if (stage) return writeSession(deps, ctx, conn, { userId: null, methods: [], flow: stage }, opts.expectFlow);
+  return finishLogin(deps, ctx, user, methods, { conn, expectFlow: opts.expectFlow, flow: opts.pendingFlow });
+}
+
+/**
+ * Makes the session authenticated as `user` with `methods`. Only the login
+ * stages call this directly, once passed; every first factor goes through
+ * logIn. `keepKey`: the session keeps its key (an app finishing its second
+ * factor keeps the token its first factor gave it, as in the reference).
+ */
+export async function finishLogin(
+  deps: Deps,
+  ctx: RequestContext,
+  user: User,
+  methods: AuthMethod[],
+  opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow; keepKey?: boolean } = {},
+): Promise<AuthState | null> {
+  const conn = opts.conn ?? deps.db;
+  const state = await writeSession(deps, ctx, conn, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow, opts.keepKey);
+  if (!state) return null;
   await recordLogin(conn, user.id, ctx.now);
-  return { session, user, newSessionKey: key };
+  return { ...state, user };
+}
+
+/** Writes the session's state (creating the session if there is none), with a new key unless `keepKey`. */
+async function writeSession(
+  deps: Deps,
+  ctx: RequestContext,
+  conn: Conn,
+  values: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null },
+  expectFlow: PendingFlow | undefined,
+  keepKey = false,
+): Promise<AuthState | null> {
+  const expiresAt = expiry(deps, ctx.now);
+  const key = keepKey && ctx.session ? undefined : randomKey();
+  const keyHash = key === undefined ? undefined : hashSecret(key);
+  if (ctx.session) {
+    const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyHash, expiresAt }, expectFlow);
+    if (!written) return null;
+    return { session: { ...ctx.session, ...values, flowAttempts: 0, expiresAt }, user: null, newSessionKey: key };
+  }
+  const session = await insertSession(conn, { keyHash: keyHash!, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
+  return { session, user: null, newSessionKey: key };
 }
 
 /** Adds a method to an authenticated session (reauthentication). */
@@ -121,14 +143,6 @@ export async function endSession(deps: Deps, ctx: RequestContext): Promise<AuthS
 /** Drops the pending flow (expired or out of attempts), keeping the session. */
 export async function dropFlow(deps: Deps, session: Session): Promise<void> {
   await updateSessionState(deps.db, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, session.flow);
-}
-
-/**
- * ACCOUNT_REAUTHENTICATION_REQUIRED (off by default, as in the reference):
- * whether a change of addresses or phone number must wait for a fresh check.
- */
-export function mustReauthenticate(deps: Deps, session: Session, now: number): boolean {
-  return deps.config.account.reauthenticationRequired && !recentlyAuthenticated(deps, session, now);
 }
 
 /** True when the session's user proved who they are within the reauthentication timeout. */

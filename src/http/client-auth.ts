@@ -192,5 +192,6 @@ export function requestContext(request: FastifyRequest, deps: Deps): RequestCont
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,
+    mfaTrustCookie: request.auth.client === 'browser' ? request.cookies[deps.config.mfa.trust.cookie.name] : undefined,
   };
 }

@@ -8,6 +8,7 @@ import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
 import { socialFlows } from '../social/views.js';
+import { authenticatorView, setTrustCookie } from './mfa-views.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
@@ -24,20 +25,26 @@ export function userView(user: User) {
   };
 }
 
+/** The login stages (second factor, trust, passkey signup) expire with ACCOUNT_LOGIN_TIMEOUT. */
+const LOGIN_STAGES = new Set(['mfa_authenticate', 'mfa_trust', 'mfa_signup_webauthn']);
+
 /** The flows a client may take next, in the reference's order, the pending one marked. */
-export function flowsFor(config: Config, session: Session | null, client: ClientKind) {
-  const flows: Array<{ id: string; is_pending?: boolean }> = config.social.only ? [] : [{ id: 'login' }];
+export function flowsFor(config: Config, session: Session | null, client: ClientKind, now: number) {
+  const flows: Array<{ id: string; is_pending?: boolean; types?: string[] }> = config.social.only ? [] : [{ id: 'login' }];
   if (config.account.loginByCode.enabled) flows.push({ id: 'login_by_code' });
   if (config.account.signupOpen && !config.social.only) flows.push({ id: 'signup' });
   flows.push(...socialFlows(config.social, client, session?.flow ?? null));
-  // The reference lists this one always when it is on, pending or not.
-  if (config.account.passwordReset.byCode && !config.social.only) flows.push({ id: 'password_reset_by_code', is_pending: false });
-  const pending = session?.flow;
-  if (pending) {
+  if (config.mfa.enabled && config.mfa.passkeyLogin) flows.push({ id: 'mfa_login_webauthn' });
+  const flow = session?.flow;
+  const pending = flow && LOGIN_STAGES.has(flow.id) && 'expiresAt' in flow && flow.expiresAt <= now ? null : flow;
+  if (pending && pending.id !== 'password_reset_by_code') {
+    const entry = pending.id === 'mfa_authenticate' ? { id: pending.id, is_pending: true, types: pending.types } : { id: pending.id, is_pending: true };
     const existing = flows.find((f) => f.id === pending.id);
-    if (existing) existing.is_pending = true;
-    else flows.push({ id: pending.id, is_pending: true });
+    if (existing) Object.assign(existing, entry);
+    else flows.push(entry);
   }
+  // The reference lists this one always when it is on, pending or not.
+  if (config.account.passwordReset.byCode && !config.social.only) flows.push({ id: 'password_reset_by_code', is_pending: pending?.id === 'password_reset_by_code' });
   return flows;
 }
 
@@ -56,7 +63,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   const gone = client === 'app' && request.auth.staleToken && !state.newSessionKey;
   return {
     status: gone ? 410 : 401,
-    data: { flows: flowsFor(deps.config, state.session, client) },
+    data: { flows: flowsFor(deps.config, state.session, client, deps.clock.now()) },
     meta: { is_authenticated: gone ? null : false, ...tokenMeta },
   };
 }
@@ -67,6 +74,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
   switch (outcome.kind) {
     case 'auth': {
       applySessionChange(request, reply, deps, outcome);
+      if (outcome.trustBrowser) setTrustCookie(reply, deps.config, outcome.trustBrowser);
       const body = authBody(deps, request, outcome);
       // App clients: the token strategy may add its tokens (app-tokens.ts).
       const withTokens = request.auth.client === 'app' ? appTokenMeta(deps, request, outcome, body.meta) : null;
@@ -79,11 +87,37 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
     }
     case 'reauthentication_required': {
       const { session, user } = request.auth;
+      const flows: Array<{ id: string; types?: string[] }> = [];
+      if (user && hasUsablePassword(user)) flows.push({ id: 'reauthenticate' });
+      if (outcome.mfaTypes.length > 0) flows.push({ id: 'mfa_reauthenticate', types: outcome.mfaTypes });
       return reply.code(401).send({
         status: 401,
-        data: { user: user ? userView(user) : undefined, methods: session?.methods ?? [], flows: [{ id: 'reauthenticate' }] },
+        data: { user: user ? userView(user) : undefined, methods: session?.methods ?? [], flows },
         meta: { is_authenticated: true },
       });
+    }
+    case 'stage_not_pending': {
+      // The reference answers as for a visitor, with is_authenticated null.
+      const body = authBody(deps, request, { session: outcome.session ?? request.auth.session, user: null });
+      return reply.code(body.status).send({ ...body, meta: { ...body.meta, is_authenticated: null } });
+    }
+    case 'authenticators':
+      return reply.code(200).send({ status: 200, data: outcome.authenticators.map((a) => authenticatorView(a)) });
+    case 'authenticator':
+      return reply.code(200).send({ status: 200, data: authenticatorView(outcome.authenticator), ...(outcome.meta ? { meta: outcome.meta } : {}) });
+    case 'totp_setup':
+      return reply.code(404).send({ status: 404, meta: { secret: outcome.secret, totp_url: outcome.totpUrl, qr_code_url: outcome.qrCode } });
+    case 'not_found':
+      return reply.code(404).send({ status: 404 });
+    case 'webauthn_options': {
+      const state = outcome.state;
+      if (!state) return reply.code(200).send({ status: 200, data: outcome.options });
+      // The challenge lives in a session made for it: browsers get its cookie, apps its token.
+      applySessionChange(request, reply, deps, state);
+      const meta = request.auth.client === 'app' && state.newSessionKey ? { session_token: state.newSessionKey } : null;
+      const withToken = meta && appTokenMeta(deps, request, state, meta);
+      if (!withToken) return reply.code(200).send({ status: 200, data: outcome.options, ...(meta ? { meta } : {}) });
+      return withToken.then((m) => reply.code(200).send({ status: 200, data: outcome.options, meta: m }));
     }
     case 'verification_info':
       return reply.code(200).send({
@@ -98,7 +132,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
     case 'forbidden':
       return reply.code(403).send({ status: 403 });
     case 'conflict':
-      return reply.code(409).send({ status: 409 });
+      return reply.code(409).send(outcome.errors ? errorBody(409, outcome.errors) : { status: 409 });
     case 'rate_limited':
       reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterSeconds))));
       return reply.code(429).send({ status: 429 });

@@ -40,6 +40,9 @@ export const AuthMethod = Type.Object(
     reauthenticated: Type.Optional(Type.Boolean()),
     provider: Type.Optional(Type.String({ description: 'socialaccount: the provider id.' })),
     uid: Type.Optional(Type.String({ description: 'socialaccount: the account\'s id at the provider.' })),
+    id: Type.Optional(Type.Integer({ description: 'mfa: the authenticator used.' })),
+    type: Type.Optional(Type.String({ description: 'mfa: totp, recovery_codes or webauthn.' })),
+    passwordless: Type.Optional(Type.Boolean({ description: 'mfa: a passkey login.' })),
   },
   { $id: 'AuthMethod' },
 );

@@ -23,6 +23,8 @@ import { phoneRoutes } from './routes/phone.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { socialRoutes } from './routes/social.js';
 import { socialCallbackRoutes, socialRedirectRoute } from './routes/social-redirect.js';
+import { mfaRoutes } from './routes/mfa/index.js';
+import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
 import { requestIdGenerator } from './request-id.js';
@@ -51,6 +53,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   if (local) phoneRoutes(app, deps);
   socialRoutes(app, deps);
   if (client === 'browser') await socialRedirectRoute(app, deps);
+  mfaRoutes(app, deps, client);
   if (client === 'app') {
     tokenRoutes(app, deps);
   }
@@ -114,7 +117,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerCors(app, config.httpSecurity);
   registerSecurityHeaders(app, config.httpSecurity);
-  await registerOpenApi(app, sharedSchemas, docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   operationsRoutes(app, options.operations);
   await socialCallbackRoutes(app, deps);
   for (const client of config.clients) {

@@ -94,6 +94,35 @@ export interface RefreshTokensTable {
   successor_sealed: string | null;
 }
 
+/** Second factors; see migrations/006_mfa.ts. */
+export interface MfaAuthenticatorsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  /** Sealed TOTP secret or recovery-code seed. */
+  secret: string | null;
+  used_mask: Generated<number>;
+  /** TOTP: last accepted time step; WebAuthn: signature counter. */
+  counter: number | null;
+  credential_id: string | null;
+  /** JSON. */
+  data: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A ceremony in progress, one per session and purpose. */
+export interface MfaChallengesTable {
+  id: Generated<number>;
+  session_id: number;
+  purpose: string;
+  user_id: number | null;
+  value: string;
+  /** JSON. */
+  data: string;
+  expires_at: number;
+}
+
 /** A user's account at a provider: keyed on (provider, uid), the reference's socialaccount_socialaccount. */
 export interface SocialAccountsTable {
   id: Generated<number>;
@@ -163,6 +192,8 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   account_deletions: AccountDeletionsTable;
   phone_numbers: PhoneNumbersTable;
+  mfa_authenticators: MfaAuthenticatorsTable;
+  mfa_challenges: MfaChallengesTable;
   social_accounts: SocialAccountsTable;
   social_tokens: SocialTokensTable;
   social_login_states: SocialLoginStatesTable;

@@ -9,11 +9,16 @@ import { PASSWORD, readyClient, uniqueEmail } from '../support/accounts.js';
 export const CLIENTS = ['app', 'browser'] as const;
 export type ClientKind = (typeof CLIENTS)[number];
 
-/** A new account (verification off or optional) and a client logged in to it. */
+/**
+ * A new account (verification off or optional) and a client logged in to it
+ * with a recent authentication: signing up proves no factor (as in the
+ * reference), so the password is confirmed once, as a user asked to would.
+ */
 export async function loggedInUser(server: TestServer, kind: ClientKind, email = uniqueEmail()): Promise<{ client: ApiClient; email: string }> {
   const client = await readyClient(server, kind);
   const response = await client.post('/auth/signup', { email, password: PASSWORD });
   assert.equal(response.status, 200, JSON.stringify(response.body));
+  assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
   return { client, email };
 }
 

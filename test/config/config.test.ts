@@ -5,22 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/config.js';
+import { SECRET, rejects } from './support.js';
 
-const SECRET = 'test-secret-key-that-is-long-enough-0123456789';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Asserts that loading `env` fails with a ConfigError naming `variable`. */
-function rejects(env: Record<string, string>, variable: string): void {
-  assert.throws(
-    () => loadConfig({ SECRET_KEY: SECRET, ...env }),
-    (error: unknown) => {
-      assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
-      assert.ok(error.message.includes(variable), `"${error.message}" does not name ${variable}`);
-      return true;
-    },
-  );
-}
 
 describe('loadConfig', () => {
   it('has working defaults', () => {

@@ -8,12 +8,14 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { codeFromMail, keyFromMail, nthMail, uniqueEmail } from '../support/accounts.js';
 import { resetKeyFromMail } from '../account/helpers.js';
 import { rsaPrivateKeyPem } from '../tokens/support.js';
+import { Secret, TOTP } from 'otpauth';
 
 // Issue 13 item 6 / issue 16: no password, key, code or token in a log line.
 // A server process runs every flow that handles one (signup, verification,
-// login, reset, login codes, JWT refresh, browser sessions and CSRF) at the
-// most verbose level; then every line it wrote, stdout and stderr alike, is
-// searched for every secret the test sent or received.
+// login, reset, login codes, JWT refresh, browser sessions and CSRF, TOTP
+// setup and second factors) at the most verbose level; then every line it
+// wrote, stdout and stderr alike, is searched for every secret the test sent
+// or received.
 
 describe('logs of a full run hold no secret', () => {
   let database: TestDatabase;
@@ -40,6 +42,8 @@ describe('logs of a full run hold no secret', () => {
       HEADLESS_TOKEN_STRATEGY: 'jwt',
       HEADLESS_JWT_ALGORITHM: 'RS256',
       HEADLESS_JWT_PRIVATE_KEY: privateKey,
+      // This process keeps real time: a TOTP code may reach it in the next period.
+      MFA_TOTP_TOLERANCE: '1',
     });
     keep('SECRET_KEY', secretKey);
     // Each line of the PEM's body is a secret of its own.
@@ -110,6 +114,26 @@ describe('logs of a full run hold no secret', () => {
     assert.equal(collect(await browser.post('/account/password/change', { current_password: passwords[1], new_password: passwords[2] }), browser).status, 200);
     assert.equal(collect(await browser.delete('/auth/session'), browser).status, 401);
 
+    // TOTP setup, a second factor wrong and right (a recovery code), and a reauthentication.
+    const mfa = new ApiClient(server.baseUrl, 'app');
+    assert.equal(collect(await mfa.post('/auth/login', { email, password: passwords[2] }), mfa).status, 200);
+    const offer = await mfa.get('/account/authenticators/totp');
+    keep('TOTP secret', offer.body.meta.secret);
+    keep('TOTP URL', offer.body.meta.totp_url);
+    const totp = (steps = 0) => TOTP.generate({ secret: Secret.fromBase32(offer.body.meta.secret), timestamp: Date.now() + steps * 30_000 });
+    const activation = totp();
+    keep('TOTP code', activation);
+    assert.equal((await mfa.post('/account/authenticators/totp', { code: activation })).status, 200);
+    const recovery: string[] = (await mfa.get('/account/authenticators/recovery-codes')).body.data.unused_codes;
+    recovery.forEach((c) => keep('recovery code', c));
+    const second = new ApiClient(server.baseUrl, 'app');
+    assert.equal(collect(await second.post('/auth/login', { email, password: passwords[2] }), second).status, 401);
+    const wrongTotp = totp(5);
+    keep('wrong TOTP code', wrongTotp);
+    assert.equal((await second.post('/auth/2fa/authenticate', { code: wrongTotp })).status, 400);
+    assert.equal(collect(await second.post('/auth/2fa/authenticate', { code: recovery[0] }), second).status, 200);
+    assert.equal((await second.post('/auth/2fa/reauthenticate', { code: recovery[1] })).status, 200);
+
     await server.stop();
     const output = server.output();
     const lines = output.split('\n').filter((line) => line.trim() !== '');
@@ -122,7 +146,7 @@ describe('logs of a full run hold no secret', () => {
       }
     });
     assert.ok(parsed.filter((l) => l.msg === 'request').length >= 16, 'every request has its line');
-    assert.ok(secrets.size >= 15, `collected ${secrets.size} secrets`);
+    assert.ok(secrets.size >= 25, `collected ${secrets.size} secrets`);
 
     for (const line of lines) {
       for (const [secret, label] of secrets) {

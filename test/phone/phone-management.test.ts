@@ -20,6 +20,8 @@ async function emailAccount(server: TestServer, kind: 'browser' | 'app'): Promis
   const client = await readyClient(server, kind);
   const signup = await client.post('/auth/signup', { email: uniqueEmail(), password: PASSWORD });
   assert.equal(signup.status, 200, JSON.stringify(signup.body));
+  // Signing up proves no factor (as in the reference): changing the number needs the password confirmed.
+  assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
   return client;
 }
 

@@ -37,6 +37,8 @@ describeEachDatabase('phone rate limits', { ...PHONE_ONLY, ...webhookEnv(sms), A
     const signup = await client.post('/auth/signup', { phone, password: PASSWORD });
     assert.equal(signup.status, 401);
     assert.equal((await client.post('/auth/phone/verify', { code: await nextCode(sms, phone) })).status, 200);
+    // Signing up proved no factor: the change needs the password confirmed.
+    assert.equal((await client.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
 
     const first = await client.post('/account/phone', { phone: uniquePhone() });
     assert.equal(first.status, 202);

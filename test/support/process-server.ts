@@ -14,7 +14,8 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now (a neighbour may still take it before it is used). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -48,6 +48,8 @@ export interface TestServerOptions {
   logger?: Logger;
   /** An existing database to start on, e.g. to restart with other settings; it is left in place on close. */
   database?: TestDatabase;
+  /** Listen on this port (settings that name the server's own origin need it before start), instead of any free one. */
+  port?: number;
 }
 
 /**
@@ -67,7 +69,14 @@ export async function startTestServer(kind: DatabaseKind, env: Record<string, st
     SMTP_URL: mail.url,
   });
   const app = await buildApp(config, { clock, logger: options.logger ?? false });
-  await app.http.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    await app.http.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  } catch (error) {
+    await app.close();
+    await mail.close();
+    if (!options.database) await database.drop();
+    throw error;
+  }
   const { port } = app.http.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

@@ -3,7 +3,7 @@ import { notAuthenticated, type Outcome } from '../outcome.js';
 import { deleteUserSessions } from '../../store/sessions.js';
 import { deleteUser } from '../../store/users.js';
 import { recordAccountDeletion } from '../../store/account-deletions.js';
-import { recentlyAuthenticated } from '../session-ops.js';
+import { requireRecentAuthentication } from '../auth/reauthentication.js';
 
 /**
  * DELETE /account (beyond the reference): the user deletes their own
@@ -14,7 +14,9 @@ import { recentlyAuthenticated } from '../session-ops.js';
 export async function deleteAccount(deps: Deps, ctx: RequestContext): Promise<Outcome> {
   const { user, session } = ctx;
   if (!user || !session) return notAuthenticated;
-  if (!recentlyAuthenticated(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
+  // Beyond the reference, so stricter than it: no recent proof, no deletion.
+  const stale = await requireRecentAuthentication(deps, session, user, ctx.now, { strict: true });
+  if (stale) return stale;
   await deps.db.transaction().execute(async (tx) => {
     // Explicit, not only by cascade: tokens bound to these sessions must die with them.
     await deleteUserSessions(tx, user.id, null);

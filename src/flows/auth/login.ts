@@ -77,8 +77,11 @@ export async function login(deps: Deps, ctx: RequestContext, input: LoginInput):
   return completeLogin(deps, ctx, user, method, id.by === 'email' ? id.value : user.email);
 }
 
-/** Logs in, unless mandatory verification holds the login until the address (or phone number) is verified. */
-async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod, email: string | null): Promise<Outcome> {
+/**
+ * Logs in after a first factor (a password, a passkey), unless mandatory
+ * verification holds the login until the address (or phone number) is verified.
+ */
+export async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod, email: string | null): Promise<Outcome> {
   if (deps.config.account.emailVerification === 'mandatory' && email) {
     const address = await findEmailAddress(deps.db, email);
     if (address && address.userId === user.id && !address.verified) {

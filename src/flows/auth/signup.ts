@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { AuthMethod, VerifyEmailFlow } from '../../domain/session.js';
+import type { LoginStart, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
@@ -11,7 +11,7 @@ import { beginPhoneVerification, phoneStage } from '../phone/phone-verification.
 import { findEmailAddress } from '../../store/email-addresses.js';
 import { sendAccountAlreadyExists, sendEmailVerification } from '../../messaging/notices.js';
 import { beginVerification, decoyVerification, prepareVerification } from '../email/email-verification.js';
-import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { dropFlow, logIn, startPendingFlow } from '../session-ops.js';
 import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
 
@@ -23,12 +23,12 @@ export interface SignupInput {
   password?: string;
 }
 
-function checkFields(deps: Deps, input: SignupInput): FieldError[] {
+function checkFields(deps: Deps, input: SignupInput, passkey: boolean): FieldError[] {
   const fields = deps.config.account.signupFields;
   const errors: FieldError[] = [];
   for (const name of ['email', 'username', 'phone', 'password'] as const) {
     const value = input[name];
-    const wanted = name === 'password' ? (fields.password ?? { required: false }) : fields[name];
+    const wanted = name === 'password' ? (fields.password && !passkey ? fields.password : { required: false }) : fields[name];
     if (wanted?.required && !value) errors.push({ code: 'required', param: name });
   }
   if (input.email && fields.email) {
@@ -49,8 +49,11 @@ function checkFields(deps: Deps, input: SignupInput): FieldError[] {
  * POST /auth/signup. With enumeration prevention and mandatory verification,
  * a taken address answers exactly like a new one (pending verify_email) and
  * its owner is told by mail; nothing in the response or its timing differs.
+ * `passkey` (POST /auth/webauthn/signup): no password; the login ends at the
+ * stage that registers a passkey.
  */
-export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput): Promise<Outcome> {
+export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, opts: { passkey?: boolean } = {}): Promise<Outcome> {
+  const passkey = opts.passkey === true;
   if (ctx.user) return conflict;
   const { account } = deps.config;
   if (!account.signupOpen) return forbidden;
@@ -64,9 +67,9 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     username: fields.username && raw.username ? raw.username.trim() : undefined,
     // A malformed number stays as typed, so that it is reported invalid rather than missing.
     phone: phone === undefined ? undefined : 'phone' in phone ? phone.phone : raw.phone,
-    password: fields.password ? raw.password : undefined,
+    password: fields.password && !passkey ? raw.password : undefined,
   };
-  const errors = checkFields(deps, input);
+  const errors = checkFields(deps, input, passkey);
   if (phone && 'error' in phone) errors.push(phone.error);
   if (input.username && (await usernameExists(deps.db, input.username))) errors.push({ code: 'username_taken', param: 'username' });
   if (errors.length > 0) return invalid(...errors);
@@ -74,7 +77,9 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
   // Hash before looking the address up, so a taken address costs the same time.
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const hideTakenEmail = account.preventEnumeration && account.emailVerification === 'mandatory';
-  if (hideTakenEmail && input.email && !input.phone) return signupPendingVerification(deps, ctx, { ...input, email: input.email }, passwordHash);
+  // A signup proves no factor, so it records none (as in the reference).
+  const start: LoginStart = { signup: passkey ? 'passkey' : 'password' };
+  if (hideTakenEmail && input.email && !input.phone) return signupPendingVerification(deps, ctx, { ...input, email: input.email }, passwordHash, start);
   if (input.email && (await findEmailAddress(deps.db, input.email))) {
     return hideTakenEmail ? answerForTakenEmail(deps, ctx, input.email) : invalid({ code: 'email_taken', param: 'email' });
   }
@@ -99,18 +104,12 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     return invalid(input.email && (await findEmailAddress(deps.db, input.email)) ? { code: 'email_taken', param: 'email' } : { code: 'username_taken', param: 'username' });
   }
   const user = (await findUserById(deps.db, created.userId))!;
-  const at = nowSeconds(ctx.now);
-  const method: AuthMethod = input.email
-    ? { method: 'password', at, email: input.email }
-    : input.username
-      ? { method: 'password', at, username: input.username }
-      : { method: 'password', at, phone: input.phone };
 
   let emailFlow: VerifyEmailFlow | null = null;
   if (input.email && created.emailAddressId !== null && account.emailVerification !== 'none') {
     const target = { userId: user.id, emailAddressId: created.emailAddressId, email: input.email };
     try {
-      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? method : null);
+      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? start : null);
     } catch (error) {
       // No mail, no account: the visitor can simply sign up again.
       await deleteUser(deps.db, user.id);
@@ -122,15 +121,15 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
     }
   }
   // The reference's stage order: the email address first, then the phone number.
-  const phonePending = input.phone ? await phoneStage(deps, ctx, user, method) : null;
+  const phonePending = input.phone ? await phoneStage(deps, ctx, user, start) : null;
   if (phonePending) {
     // No SMS (or rate-limited), no account: as with mail, signing up again works.
     if (phonePending.kind !== 'auth') await deleteUser(deps.db, user.id);
     return phonePending;
   }
   // Optional verification by code: logged in, with the code still pending.
-  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, method, { pendingFlow: emailFlow }))! };
-  return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, start, { pendingFlow: emailFlow }))! };
+  return { kind: 'auth', ...(await logIn(deps, ctx, user, start))! };
 }
 
 /**
@@ -142,16 +141,15 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput):
  * key or code completes); after it commits, one mail goes out: the
  * verification, or an "account exists" notice to the owner.
  */
-async function signupPendingVerification(deps: Deps, ctx: RequestContext, input: SignupInput & { email: string }, passwordHash: string | null): Promise<Outcome> {
+async function signupPendingVerification(deps: Deps, ctx: RequestContext, input: SignupInput & { email: string }, passwordHash: string | null, start: LoginStart): Promise<Outcome> {
   const { email } = input;
-  const method: AuthMethod = { method: 'password', at: nowSeconds(ctx.now), email };
   const mailing = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   const started = await deps.db.transaction().execute(async (tx) => {
     // Inserted without a look first: a taken address runs the same statements and leaves nothing.
     const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now });
     if (!created) return { created, secret: null, state: await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email), tx) };
     const target = { userId: created.userId, emailAddressId: created.emailAddressId!, email };
-    const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login: method };
+    const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login: start };
     const prepared = await prepareVerification(deps, ctx, flow, mailing.ok, tx);
     return { created, secret: prepared.secret, state: await startPendingFlow(deps, ctx, prepared.flow, tx) };
   });

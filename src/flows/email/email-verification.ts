@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { AuthMethod, Session, VerifyEmailFlow } from '../../domain/session.js';
+import type { LoginStart, Session, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, invalid, type AuthState, type Outcome } from '../outcome.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
 import { findUsableKey, spendKey } from '../../store/one-time-keys.js';
@@ -23,7 +23,7 @@ export interface VerificationTarget {
 }
 
 /** Sends a verification link or code and returns the pending flow to store. */
-export async function beginVerification(deps: Deps, ctx: RequestContext, target: VerificationTarget, login: AuthMethod | null): Promise<VerifyEmailFlow> {
+export async function beginVerification(deps: Deps, ctx: RequestContext, target: VerificationTarget, login: LoginStart | null): Promise<VerifyEmailFlow> {
   const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login };
   // The reference's cooldown: a repeated login with an unverified address
   // does not mail again within ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN.

@@ -15,8 +15,9 @@ import {
 import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { sendAccountAlreadyExists } from '../../messaging/notices.js';
 import { sendVerification } from './email-verification.js';
-import { mustReauthenticate } from '../session-ops.js';
+import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { sendNotice } from '../notice.js';
+import { mfaBlocksNewAddress } from '../mfa/authenticators.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
 // authentication when ACCOUNT_REAUTHENTICATION_REQUIRED is on; all but the
@@ -28,7 +29,9 @@ type Caller = { session: Session; user: User };
 async function admit(deps: Deps, ctx: RequestContext, opts: { reauth: boolean; limited: Outcome | 'rate_limited' }): Promise<Caller | Outcome> {
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
-  if (opts.reauth && mustReauthenticate(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
+  // ACCOUNT_REAUTHENTICATION_REQUIRED (off by default, as in the reference).
+  const stale = opts.reauth && deps.config.account.reauthenticationRequired ? await requireRecentAuthentication(deps, session, user, ctx.now) : null;
+  if (stale) return stale;
   const limit = await deps.limiter.consume('manage_email', { ip: ctx.ip, userId: user.id });
   if (!limit.ok) return opts.limited === 'rate_limited' ? { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds } : opts.limited;
   return { session, user };
@@ -70,6 +73,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
   const email = normalizeEmail(raw);
   const error = emailError(email);
   if (error) return invalid(error);
+  if (await mfaBlocksNewAddress(deps, user)) return invalid({ code: 'add_email_blocked', param: 'email' });
 
   const existing = await findEmailAddress(deps.db, email);
   if (existing?.userId === user.id) return invalid({ code: 'duplicate_email', param: 'email' });

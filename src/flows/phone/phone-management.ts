@@ -4,7 +4,7 @@ import { parsePhone } from './phone-number.js';
 import { findPhoneNumber, findPhoneOfUser } from '../../store/phones.js';
 import { updateSessionState } from '../../store/sessions.js';
 import { beginPhoneVerification } from './phone-verification.js';
-import { mustReauthenticate } from '../session-ops.js';
+import { requireRecentAuthentication } from '../auth/reauthentication.js';
 
 /** GET /account/phone: the account's number as a list of at most one record. */
 export async function listPhones(deps: Deps, ctx: RequestContext): Promise<Outcome> {
@@ -28,7 +28,9 @@ export async function changePhone(deps: Deps, ctx: RequestContext, raw: string):
   const parsed = parsePhone(raw);
   if ('error' in parsed) return invalid(parsed.error);
   const { phone } = parsed;
-  if (mustReauthenticate(deps, session, ctx.now)) return { kind: 'reauthentication_required' };
+  // A number is a way to log in: with ACCOUNT_REAUTHENTICATION_REQUIRED, changing it needs a recent proof of identity.
+  const stale = deps.config.account.reauthenticationRequired ? await requireRecentAuthentication(deps, session, user, ctx.now) : null;
+  if (stale) return stale;
 
   const current = await findPhoneOfUser(deps.db, user.id);
   // An unverified current number may be sent a code again: that is how it gets verified.

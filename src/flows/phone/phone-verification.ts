@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { AuthMethod, Session, VerifyPhoneFlow } from '../../domain/session.js';
+import type { LoginStart, Session, VerifyPhoneFlow } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { conflict, invalid, smsUnavailable, type Outcome } from '../outcome.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
@@ -50,7 +50,7 @@ export async function beginPhoneVerification(
   deps: Deps,
   ctx: RequestContext,
   target: { userId: number | null; phone: string },
-  login: AuthMethod | null,
+  login: LoginStart | null,
 ): Promise<Started> {
   const limit = await deps.limiter.consume('verify_phone', { ip: ctx.ip, key: target.phone });
   if (!limit.ok) return { ok: false, outcome: { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds } };
@@ -62,7 +62,7 @@ export async function beginPhoneVerification(
  * signup and the account's number is unverified, the login waits for the code.
  * Null when the stage does not apply.
  */
-export async function phoneStage(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod): Promise<Outcome | null> {
+export async function phoneStage(deps: Deps, ctx: RequestContext, user: User, method: LoginStart): Promise<Outcome | null> {
   const { account } = deps.config;
   if (!account.phone.verificationEnabled || !account.signupFields.phone) return null;
   const number = await findPhoneOfUser(deps.db, user.id);
@@ -91,7 +91,7 @@ export async function verifyPhone(deps: Deps, ctx: RequestContext, code: string)
   return flow.login ? completeLogin(deps, ctx, session, flow, flow.userId!, flow.login) : completeChange(deps, ctx, session, flow);
 }
 
-async function completeLogin(deps: Deps, ctx: RequestContext, session: Session, flow: VerifyPhoneFlow, userId: number, method: AuthMethod): Promise<Outcome> {
+async function completeLogin(deps: Deps, ctx: RequestContext, session: Session, flow: VerifyPhoneFlow, userId: number, method: LoginStart): Promise<Outcome> {
   return deps.db.transaction().execute(async (tx) => {
     // The number may have changed since the code went out; then it proves nothing.
     const user = (await markPhoneVerified(tx, userId, flow.phone)) ? await findUserById(tx, userId) : null;

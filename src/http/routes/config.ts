@@ -20,6 +20,12 @@ const ConfigResponse = Type.Object({
         { description: 'When social login is on: the providers this client can use, sorted by name.' },
       ),
     ),
+    mfa: Type.Optional(
+      Type.Object({
+        supported_types: Type.Array(Type.String(), { description: 'MFA_SUPPORTED_TYPES, in configuration order.' }),
+        passkey_login_enabled: Type.Boolean(),
+      }),
+    ),
     usersessions: Type.Object({
       track_activity: Type.Boolean({ description: 'USERSESSIONS_TRACK_ACTIVITY: sessions keep their last IP, user agent and time, and the list shows `last_seen_at`.' }),
     }),
@@ -42,6 +48,7 @@ export function configBody(config: Config, client: ClientKind) {
         authentication_method: methods.length === 1 && methods[0] !== 'phone' ? methods[0]! : 'username_email',
       },
       ...(config.social.enabled ? { socialaccount: socialConfig(config.social, client) } : {}),
+      ...(config.mfa.enabled ? { mfa: { supported_types: config.mfa.supportedTypes, passkey_login_enabled: config.mfa.passkeyLogin } } : {}),
       // The reference sends this group whenever its sessions app is on; its
       // SPA reads it to show the Sessions page. GET /auth/sessions is always on here.
       usersessions: { track_activity: config.userSessions.trackActivity },

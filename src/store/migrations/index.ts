@@ -3,6 +3,7 @@ import * as m001 from './001_initial.js';
 import * as m002 from './002_account_management.js';
 import * as m003 from './003_refresh_tokens.js';
 import * as m004 from './004_phone_numbers.js';
+import * as m006 from './006_mfa.js';
 import * as m007 from './007_social.js';
 import * as m009 from './009_import_records.js';
 
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '002_account_management': m002,
   '003_refresh_tokens': m003,
   '004_phone_numbers': m004,
+  '006_mfa': m006,
   '007_social': m007,
   '009_import_records': m009,
 };

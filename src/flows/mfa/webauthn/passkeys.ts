@@ -1,0 +1,78 @@
+import type { Deps, RequestContext } from '../../context.js';
+import { conflict, invalid, type Outcome } from '../../outcome.js';
+import { allOrNothing } from '../../../store/all-or-nothing.js';
+import { takeChallenge } from '../../../store/mfa-challenges.js';
+import { insertWebAuthn } from '../../../store/mfa-authenticators.js';
+import { findUserById } from '../../../store/users.js';
+import { finishLogin, nowSeconds } from '../../session-ops.js';
+import { completeLogin } from '../../auth/login.js';
+import { signup, type SignupInput } from '../../auth/signup.js';
+import { underFailedLoginLimit } from '../code-check.js';
+import { isStage, pendingStage } from '../login-stages.js';
+import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
+import { creationOptions, requestOptions, userIdOfHandle, verifyCreation } from './relying-party.js';
+import { useKey } from './assertion.js';
+
+// Passkeys as the only factor: login without a username
+// (MFA_PASSKEY_LOGIN_ENABLED) and signup without a password
+// (MFA_PASSKEY_SIGNUP_ENABLED).
+
+/** GET /auth/webauthn/login: options for any discoverable credential of this site; the challenge waits in the visitor's session. */
+export async function beginPasskeyLogin(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  if (ctx.user) return conflict;
+  const { session, state } = await visitorSession(deps, ctx);
+  // A passkey stands in for both factors, so it must have verified its user.
+  const { options, challengeHash } = await requestOptions(deps, [], 'required');
+  await holdChallenge(deps, ctx, session, 'webauthn_login', challengeHash, null);
+  return { kind: 'webauthn_options', options: request(options), state };
+}
+
+/**
+ * POST /auth/webauthn/login: the passkey's user handle names the account;
+ * its signature, with user verification, logs it in (no second factor
+ * follows; email or phone verification still may).
+ */
+export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: Record<string, unknown>): Promise<Outcome> {
+  if (ctx.user) return conflict;
+  const response = credential.response as { userHandle?: unknown } | undefined;
+  const userId = userIdOfHandle(response?.userHandle);
+  const challenge = await heldChallenge(deps, ctx, 'webauthn_login', null);
+  if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
+  const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));
+  if (!result.ok) return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
+  const user = await findUserById(deps.db, userId);
+  if (!user?.isActive) return invalid({ code: 'account_inactive' });
+  return completeLogin(deps, ctx, user, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', passwordless: true }, user.email);
+}
+
+/** POST /auth/webauthn/signup: a signup without a password; the login then waits for the passkey. */
+export function passkeySignup(deps: Deps, ctx: RequestContext, input: SignupInput): Promise<Outcome> {
+  return signup(deps, ctx, input, { passkey: true });
+}
+
+/** GET /auth/webauthn/signup: creation options for the passkey of the pending signup (409 when none is pending). */
+export async function beginPasskeySignup(deps: Deps, ctx: RequestContext): Promise<Outcome> {
+  const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
+  if (!isStage(stage)) return conflict;
+  const { options, challengeHash } = await creationOptions(deps, stage.user, [], true);
+  await holdChallenge(deps, ctx, stage.session, 'webauthn_signup', challengeHash, stage.user.id);
+  return { kind: 'webauthn_options', options: creation(options) };
+}
+
+/** PUT /auth/webauthn/signup: registers the passkey and completes the login it was waiting for. */
+export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: { name?: string; credential: Record<string, unknown> }): Promise<Outcome> {
+  const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
+  if (!isStage(stage)) return conflict;
+  const name = input.name?.trim() || 'Master key';
+  if (name.length > 100) return invalid({ code: 'max_length', param: 'name' });
+  const challenge = await heldChallenge(deps, ctx, 'webauthn_signup', stage.user.id);
+  const made = challenge && (await verifyCreation(deps, input.credential, challenge.value, true));
+  if (!challenge || !made) return invalid({ code: 'incorrect_code' });
+  const state = await allOrNothing(deps.db, async (tx) => {
+    if (!(await takeChallenge(tx, challenge))) return null;
+    if (!(await insertWebAuthn(tx, { userId: stage.user.id, name, ...made, now: ctx.now }))) return null;
+    return finishLogin(deps, ctx, stage.user, stage.flow.methods, { conn: tx, expectFlow: stage.flow });
+  });
+  if (!state) return invalid({ code: 'incorrect_code' });
+  return { kind: 'auth', ...state };
+}

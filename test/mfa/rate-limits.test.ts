@@ -1,0 +1,49 @@
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../support/server.js';
+import { assertError } from '../support/accounts.js';
+import { pendingSecondFactor, totpAccount, totpAt, nextPeriod } from './support.js';
+
+// Every code check spends the login_failed limit, as in the reference: per
+// IP, and 5 per 5 minutes per account (key mfa-auth-user-<id>). The
+// counters are real-time windows; every request here comes from one address,
+// so each suite sets the rule it tests and leaves the other one out of reach.
+
+describeEachDatabase('second-factor lockout per account', { ACCOUNT_RATE_LIMITS: JSON.stringify({ login_failed: '1000/m/ip,5/300s/key' }) }, ({ server }) => {
+  it('refuses even the right code after 5 wrong ones; other accounts are unaffected', async () => {
+    const { email, secret } = await totpAccount(server(), 'app');
+    const client = await pendingSecondFactor(server(), 'app', email);
+    for (let i = 0; i < 5; i++) assertError(await client.post('/auth/2fa/authenticate', { code: totpAt(server(), secret, 5 + i) }), 400, 'incorrect_code', 'code');
+    assertError(await client.post('/auth/2fa/authenticate', { code: totpAt(server(), secret) }), 400, 'too_many_login_attempts', 'code');
+    const other = await totpAccount(server(), 'app');
+    const otherLogin = await pendingSecondFactor(server(), 'app', other.email);
+    nextPeriod(server());
+    assert.equal((await otherLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), other.secret) })).status, 200);
+  });
+
+  it('a right code clears the account\'s count', async () => {
+    const { email, secret } = await totpAccount(server(), 'app');
+    const client = await pendingSecondFactor(server(), 'app', email);
+    for (let i = 0; i < 4; i++) assertError(await client.post('/auth/2fa/authenticate', { code: totpAt(server(), secret, 5 + i) }), 400, 'incorrect_code', 'code');
+    assert.equal((await client.post('/auth/2fa/authenticate', { code: totpAt(server(), secret) })).status, 200);
+    server().clock.advance(301_000);
+    for (let i = 0; i < 5; i++) assertError(await client.post('/auth/2fa/reauthenticate', { code: totpAt(server(), secret, 5 + i) }), 400, 'incorrect_code', 'code');
+    assertError(await client.post('/auth/2fa/reauthenticate', { code: totpAt(server(), secret, 1) }), 400, 'too_many_login_attempts', 'code');
+  });
+});
+
+describeEachDatabase('second-factor lockout per address', { ACCOUNT_RATE_LIMITS: JSON.stringify({ login_failed: '7/m/ip' }) }, ({ server }) => {
+  it('a right code does not reset the address\'s window (the reference resets it; not copied)', async () => {
+    // Setting up spends nothing; each login and each code check below spends one of 7.
+    const alice = await totpAccount(server(), 'app');
+    const bob = await totpAccount(server(), 'app');
+    const aliceLogin = await pendingSecondFactor(server(), 'app', alice.email); // 1
+    assertError(await aliceLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), alice.secret, 5) }), 400, 'incorrect_code', 'code'); // 2
+    assertError(await aliceLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), alice.secret, 6) }), 400, 'incorrect_code', 'code'); // 3
+    assert.equal((await aliceLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), alice.secret) })).status, 200); // 4
+    const bobLogin = await pendingSecondFactor(server(), 'app', bob.email); // 5
+    assertError(await bobLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), bob.secret, 5) }), 400, 'incorrect_code', 'code'); // 6
+    assertError(await bobLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), bob.secret, 6) }), 400, 'incorrect_code', 'code'); // 7
+    assertError(await bobLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), bob.secret) }), 400, 'too_many_login_attempts', 'code'); // 8
+  });
+});
