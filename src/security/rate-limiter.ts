@@ -79,6 +79,16 @@ export class RateLimiter {
   }
 
   /**
+   * An attempt reserved with consume() succeeded: only failures count. Its
+   * per-ip point comes back (one success never clears what others from the
+   * same address spent, yet a NAT full of people who get it right is never
+   * locked out), and the key and user counters start afresh.
+   */
+  async succeeded(action: Action, subject: RateLimitSubject): Promise<void> {
+    await Promise.all([this.reward(action, subject), this.clear(action, subject)]);
+  }
+
+  /**
    * Forgets the key and user counters of the action, e.g. login_failed after a
    * password reset. Per-ip counters stay, including a user rule's ip
    * fallback: clearing them would let one client reset its own limits.

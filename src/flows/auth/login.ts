@@ -60,10 +60,8 @@ export async function login(deps: Deps, ctx: RequestContext, input: LoginInput):
   if (!user || !verdict.ok) {
     return invalid({ code: `${id.by}_password_mismatch`, param: 'password' });
   }
-  // Only failures count, as in the reference: the IP gets its reserved slot
-  // back (an office behind one NAT logs in all day), and the account's own
-  // counter starts afresh.
-  await Promise.all([deps.limiter.reward('login_failed', subject), deps.limiter.clear('login_failed', subject)]);
+  // Only failures count, as in the reference: an office behind one NAT logs in all day.
+  await deps.limiter.succeeded('login_failed', subject);
   if (!user.isActive) return invalid({ code: 'account_inactive' });
   if (verdict.needsRehash) await setPasswordHash(deps.db, user.id, await hashPassword(input.password), null);
 

@@ -95,9 +95,10 @@ export type Limited<T> = { ok: true; value: T } | { ok: false; locked: boolean }
  * Runs a second-factor check under the login_failed limit, as the reference
  * does: per IP, and per user under the key `mfa-auth-user-<id>`. The attempt
  * is spent before the check, so parallel guesses cannot overshoot; a success
- * clears the user's counter only. (The reference also clears the IP's,
- * which would let one account's success reset the count of guesses made at
- * others from the same address.)
+ * gives its own point back and clears the user's counter, as a right password
+ * does. (The reference clears the IP's whole window, which would let one
+ * account's success reset the count of guesses made at others from the same
+ * address.)
  */
 export async function underFailedLoginLimit<T>(deps: Deps, ctx: RequestContext, userId: number, check: () => Promise<T | null>): Promise<Limited<T>> {
   const subject = { ip: ctx.ip, key: `mfa-auth-user-${userId}` };
@@ -105,6 +106,6 @@ export async function underFailedLoginLimit<T>(deps: Deps, ctx: RequestContext, 
   if (!attempt.ok) return { ok: false, locked: true };
   const value = await check();
   if (value === null) return { ok: false, locked: false };
-  await deps.limiter.clear('login_failed', subject);
+  await deps.limiter.succeeded('login_failed', subject);
   return { ok: true, value };
 }
