@@ -8,10 +8,19 @@ import type { LoginOutcome, Metrics } from '../observability/metrics.js';
 
 export type Counted = { kind: 'login'; method: string } | { kind: 'refresh' };
 
-/** The routes that log in (by which method) or refresh tokens; new login routes add a row. */
+/**
+ * The routes that log in (by which method) or refresh tokens; new login
+ * routes add a row. The provider callbacks, outside the client prefixes,
+ * carry `SOCIAL_CALLBACK` in their own route config.
+ */
 const COUNTED: Record<string, Counted> = {
   'POST /auth/login': { kind: 'login', method: 'password' },
   'POST /auth/code/confirm': { kind: 'login', method: 'code' },
+  'POST /auth/provider/token': { kind: 'login', method: 'social' },
+  // The second step of a login: a TOTP or recovery code, or a security key.
+  'POST /auth/2fa/authenticate': { kind: 'login', method: 'mfa' },
+  'POST /auth/webauthn/authenticate': { kind: 'login', method: 'webauthn' },
+  'POST /auth/webauthn/login': { kind: 'login', method: 'passkey' },
   'POST /tokens/refresh': { kind: 'refresh' },
   // The app client's POST /auth/session is the refresh in authentication-state form.
   'POST /auth/session': { kind: 'refresh' },
@@ -26,6 +35,8 @@ declare module 'fastify' {
     outcome: Outcome | null;
   }
 }
+
+export const SOCIAL_CALLBACK: Counted = { kind: 'login', method: 'social' };
 
 /** onRoute: tags the routes in COUNTED. */
 export function tagCountedRoute(route: RouteOptions & { prefix?: string }): void {
@@ -48,6 +59,12 @@ function loginOutcome(outcome: Outcome): LoginOutcome {
       if (code === 'too_many_login_attempts') return 'locked';
       if (code === 'account_inactive') return 'inactive';
       return 'invalid';
+    }
+    // A provider callback: the login it led to, else a failure sent back to the frontend.
+    case 'redirect': {
+      const auth = outcome.auth;
+      if (auth?.user && auth.session?.userId === auth.user.id) return 'success';
+      return auth?.session?.flow ? 'pending' : 'failure';
     }
     case 'rate_limited':
       return 'rate_limited';

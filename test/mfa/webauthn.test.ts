@@ -6,6 +6,7 @@ import { databaseKinds } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { browserSkipReason, launchBrowser } from '../support/browser.js';
 import { PASSWORD, keyFromMail, nthMail, uniqueEmail } from '../support/accounts.js';
+import { sample, scrape } from '../support/metrics.js';
 import { openWebAuthnPage, startWebAuthnServer, type WebAuthnPage } from './webauthn-page.js';
 
 // Security keys and passkeys in real Chromium with the DevTools virtual
@@ -34,6 +35,11 @@ async function addKey(web: WebAuthnPage, passwordless: boolean, name?: string) {
   const added = await web.call('browser', 'POST', '/account/authenticators/webauthn', { credential, ...(name ? { name } : {}) });
   assert.equal(added.status, 200, JSON.stringify(added.body));
   return { added: added.body, credential, options: options.body.data.creation_options };
+}
+
+/** `auth_logins_total` for one method and outcome. */
+async function loginsCounted(server: TestServer, method: string, outcome: string): Promise<number> {
+  return sample(await scrape(server.baseUrl), 'auth_logins_total', { method, outcome });
 }
 
 function methodsOf(body: any): unknown[] {
@@ -111,6 +117,7 @@ for (const { kind, skip } of await databaseKinds()) {
         const email = await browserAccount(server, web);
         const { added } = await addKey(web, false);
         assert.equal((await web.call('browser', 'DELETE', '/auth/session')).status, 401);
+        const countedBefore = await loginsCounted(server, 'webauthn', 'success');
 
         const login = await web.call('browser', 'POST', '/auth/login', { email, password: PASSWORD });
         assert.equal(login.status, 401);
@@ -130,6 +137,7 @@ for (const { kind, skip } of await databaseKinds()) {
         const appAssertion = await web.assertion(appOptions.body.data.request_options);
         const appDone = await web.call('app', 'POST', '/auth/webauthn/authenticate', { credential: appAssertion }, token);
         assert.equal(appDone.status, 200, JSON.stringify(appDone.body));
+        assert.equal((await loginsCounted(server, 'webauthn', 'success')) - countedBefore, 2);
         // One assertion is good once: its challenge is gone.
         const replay = await web.call('app', 'POST', '/auth/webauthn/reauthenticate', { credential: appAssertion }, token);
         assert.equal(replay.status, 400);
@@ -155,6 +163,7 @@ for (const { kind, skip } of await databaseKinds()) {
         assert.deepEqual(config.body.data.mfa, { supported_types: ['recovery_codes', 'totp', 'webauthn'], passkey_login_enabled: true });
         const anonymous = await web.call('app', 'GET', '/auth/session');
         assert.ok(anonymous.body.data.flows.some((f: any) => f.id === 'mfa_login_webauthn' && !f.is_pending));
+        const countedBefore = await loginsCounted(server, 'passkey', 'success');
 
         for (const client of ['app', 'browser'] as const) {
           const options = await web.call(client, 'GET', '/auth/webauthn/login');
@@ -169,6 +178,7 @@ for (const { kind, skip } of await databaseKinds()) {
           assert.deepEqual(methodsOf(done.body), [{ method: 'mfa', type: 'webauthn', passwordless: true }]);
           if (client === 'browser') await web.call('browser', 'DELETE', '/auth/session');
         }
+        assert.equal((await loginsCounted(server, 'passkey', 'success')) - countedBefore, 2);
       }));
 
     it('refuses a passkey login without user verification', () =>

@@ -3,27 +3,9 @@ import assert from 'node:assert/strict';
 import { describeEachDatabase, startTestServer, type TestServer } from '../support/server.js';
 import { PASSWORD, codeFromMail, nthMail, readyClient, uniqueEmail } from '../support/accounts.js';
 import { jwtEnv, signUp } from '../tokens/support.js';
+import { sample, scrape } from '../support/metrics.js';
 
-async function scrape(url: string): Promise<string> {
-  const response = await fetch(url);
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-  return response.text();
-}
-
-/** The value of one sample, e.g. `auth_logins_total{method="password",outcome="success"}`; 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const brace = /^[^{ ]+(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!brace) continue;
-    const present = Object.fromEntries([...(brace[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => present[k] === v)) return Number(brace[2]);
-  }
-  return 0;
-}
-
-const metricsOf = (server: TestServer) => scrape(`${server.baseUrl}/metrics`);
+const metricsOf = (server: TestServer) => scrape(server.baseUrl);
 
 describeEachDatabase('metrics', { ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_LOGIN_BY_CODE_ENABLED: 'true' }, ({ server }) => {
   it('count requests by route pattern and status, never by URL', async () => {
@@ -126,7 +108,7 @@ describe('where metrics are served', () => {
       assert.equal(publicAnswer.status, 404);
       assert.equal(((await publicAnswer.json()) as any).errors[0].code, 'not_found');
       await server.client('app').get('/config');
-      const text = await scrape(`http://127.0.0.1:${address.port}/metrics`);
+      const text = await scrape(`http://127.0.0.1:${address.port}`);
       assert.ok(sample(text, 'http_request_duration_seconds_count', { route: '/_service/app/v1/config', status: '200' }) >= 1);
       assert.equal((await fetch(`http://127.0.0.1:${address.port}/other`)).status, 404);
     } finally {

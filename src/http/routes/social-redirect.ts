@@ -10,6 +10,7 @@ import { oidcCallbackPath } from '../../social/views.js';
 import { providerType } from '../../social/providers/index.js';
 import { registerClientAuth, requestContext } from '../client-auth.js';
 import { send } from '../render.js';
+import { SOCIAL_CALLBACK } from '../outcome-metrics.js';
 
 // The redirect flow is a browser navigation, not an API call: a plain HTML
 // form post starts it, the provider sends the browser back to a callback at
@@ -109,14 +110,14 @@ export async function socialCallbackRoutes(root: FastifyInstance, deps: Deps): P
     if (social.apps.some((app) => app.type === 'openid_connect')) {
       scope.get<{ Params: { providerId: string } }>(
         oidcCallbackPath(social.openIdConnectUrlPrefix, ':providerId'),
-        { schema: { tags, summary: 'OpenID Connect callback', description, response: { 302: Redirected } } },
+        { config: { counted: SOCIAL_CALLBACK }, schema: { tags, summary: 'OpenID Connect callback', description, response: { 302: Redirected } } },
         (request, reply) => handle({ type: 'openid_connect', providerId: request.params.providerId })(request, reply),
       );
     }
     for (const type of new Set(social.apps.map((app) => app.type).filter((type) => type !== 'openid_connect'))) {
       const path = `${CALLBACK_PREFIX}${type}/login/callback/`;
       if (!providerType(type)!.formPost) {
-        scope.get(path, { schema: { tags, summary: `${providerType(type)!.name} callback`, description, response: { 302: Redirected } } }, handle({ type }));
+        scope.get(path, { config: { counted: SOCIAL_CALLBACK }, schema: { tags, summary: `${providerType(type)!.name} callback`, description, response: { 302: Redirected } } }, handle({ type }));
         continue;
       }
       // form_post: the first leg is a cross-site POST without our cookies; the second a same-site GET with them.
@@ -141,7 +142,7 @@ export async function socialCallbackRoutes(root: FastifyInstance, deps: Deps): P
           return reply.redirect(`${path}finish/?${onward}`, 302);
         },
       );
-      scope.get(`${path}finish/`, { schema: { tags, summary: `${providerType(type)!.name} callback, second leg`, description, response: { 302: Redirected } } }, handle({ type }));
+      scope.get(`${path}finish/`, { config: { counted: SOCIAL_CALLBACK }, schema: { tags, summary: `${providerType(type)!.name} callback, second leg`, description, response: { 302: Redirected } } }, handle({ type }));
     }
   });
 }
