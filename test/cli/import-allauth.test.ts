@@ -274,6 +274,7 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     assert.equal(login.body.data.user.id, await userIdOf(server(), 'frank'));
     assert.deepEqual(login.body.data.methods.map((m: any) => [m.method, m.provider, m.uid]), [['socialaccount', 'testidp', FRANK_SUB]]);
     assert.equal((await db.selectFrom('users').select('id').execute()).length, usersBefore);
+    assert.deepEqual((await cliJson(target, ['users', 'show', 'frank'])).social_accounts, [{ provider: 'testidp', uid: FRANK_SUB }]);
   });
 
   it("grace's GitHub account is connected, and its stored token is sealed and opens to the fixture's", async () => {
