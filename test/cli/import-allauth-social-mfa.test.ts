@@ -62,6 +62,8 @@ describeEachDatabase('import from django-allauth: providers and second factors',
     const again = await cliJson(target, importArgs('--provider-map', 'testidp=corp-oidc', '--provider-map', 'corp-sso=corp'), { env: { SOCIALACCOUNT_STORE_TOKENS: 'true' } });
     assert.deepEqual(again.rows.social_accounts, { imported: 0, already_imported: 3, skipped: {} });
     assert.deepEqual(again.rows.social_tokens, { imported: 0, already_imported: 1, skipped: {} });
+    // Accounts imported before still count under their provider.
+    assert.deepEqual(again.social_providers.map((p: any) => [p.source, p.accounts, p.provider_id]), [['corp-sso', 1, 'corp'], ['github', 1, 'github'], ['testidp', 1, 'corp-oidc']]);
   });
 
   it('a provider account connected to someone here already stays where it is', async () => {

@@ -53,18 +53,6 @@ export async function readSocialAccounts(source: AllauthSource, afterId: number,
   }));
 }
 
-/** The social accounts' distinct provider values with how many accounts each has. */
-export async function countSocialAccountsByProvider(source: AllauthSource): Promise<Map<string, number>> {
-  if (!source.tables.has('socialaccount_socialaccount')) return new Map();
-  const rows = await source.conn
-    .selectFrom('socialaccount_socialaccount')
-    .select(['provider', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('provider')
-    .orderBy('provider')
-    .execute();
-  return new Map(rows.map((row) => [row.provider, Number(row.n)]));
-}
-
 /** The stored tokens of the given accounts, by account then id. */
 export async function readSocialTokens(source: AllauthSource, accountIds: number[]): Promise<SourceSocialToken[]> {
   if (accountIds.length === 0 || !source.tables.has('socialaccount_socialtoken')) return [];

@@ -30,18 +30,17 @@ export function sourceProviderId(app: SourceSocialApp): string {
   return app.providerId || app.provider;
 }
 
-export function routeProviders(accounts: Map<string, number>, apps: SourceSocialApp[], configured: readonly SocialApp[], map: ReadonlyMap<string, string>): ProviderRoute[] {
-  return [...accounts].map(([source, count]) => {
-    const mapped = map.has(source);
-    const target = map.get(source) ?? source;
-    const here = configured.find((app) => app.id === target);
-    const app = apps.find((a) => sourceProviderId(a) === source);
-    const type = here?.type ?? app?.provider ?? (providerType(source) ? source : null);
-    const route = { source, accounts: count, target, type, configuredHere: here !== undefined, mapped };
-    // The operator's map and the settings here are taken at their word.
-    if (mapped || here) return route;
-    if (type === null) return { ...route, target: null, skip: 'unknown_provider' as const };
-    if (!providerType(type)) return { ...route, target: null, skip: 'unsupported_provider' as const };
-    return route;
-  });
+/** Where the accounts of `source` go; `accounts` is left at 0 for the caller to count. */
+export function routeProvider(source: string, apps: SourceSocialApp[], configured: readonly SocialApp[], map: ReadonlyMap<string, string>): ProviderRoute {
+  const mapped = map.has(source);
+  const target = map.get(source) ?? source;
+  const here = configured.find((app) => app.id === target);
+  const app = apps.find((a) => sourceProviderId(a) === source);
+  const type = here?.type ?? app?.provider ?? (providerType(source) ? source : null);
+  const route: ProviderRoute = { source, accounts: 0, target, type, configuredHere: here !== undefined, mapped };
+  // The operator's map and the settings here are taken at their word.
+  if (mapped || here) return route;
+  if (type === null) return { ...route, target: null, skip: 'unknown_provider' };
+  if (!providerType(type)) return { ...route, target: null, skip: 'unsupported_provider' };
+  return route;
 }

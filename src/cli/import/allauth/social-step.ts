@@ -1,12 +1,12 @@
 import type { Tx } from '../../../store/db.js';
-import { countSocialAccounts, countSocialAccountsByProvider, readSocialAccounts, readSocialTokens, type SourceSocialAccount, type SourceSocialToken } from '../../../store/allauth/social-accounts.js';
+import { countSocialAccounts, readSocialAccounts, readSocialTokens, type SourceSocialAccount, type SourceSocialToken } from '../../../store/allauth/social-accounts.js';
 import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { findImportRecords, insertImportRecords, type NewImportRecord } from '../../../store/import-records.js';
 import { existingSocialAccountIds, insertSocialAccount } from '../../../store/social-accounts.js';
 import { insertSocialTokens } from '../../../store/social-tokens.js';
 import { tokenSealContext } from '../../../flows/social/provider-tokens.js';
 import { importedUserIds } from './imported-users.js';
-import { routeProviders, type ProviderRoute } from './providers.js';
+import { routeProvider, type ProviderRoute } from './providers.js';
 import type { SkipReason } from './summary.js';
 import type { ImportRun, ImportStep } from './step.js';
 
@@ -20,20 +20,27 @@ export const socialStep: ImportStep = {
   label: 'social',
   total: (run) => countSocialAccounts(run.source),
   async run(run, advance) {
-    const routes = routeProviders(await countSocialAccountsByProvider(run.source), await readSocialApps(run.source), run.config.social.apps, run.providerMap);
-    run.summary.providers = routes;
-    const bySource = new Map(routes.map((route) => [route.source, route]));
+    const apps = await readSocialApps(run.source);
+    // Each provider value is placed once, when its first account comes, and its accounts counted.
+    const routes = new Map<string, ProviderRoute>();
+    const routeOf = (provider: string): ProviderRoute => {
+      let route = routes.get(provider);
+      if (!route) routes.set(provider, (route = routeProvider(provider, apps, run.config.social.apps, run.providerMap)));
+      route.accounts++;
+      return route;
+    };
     for (let after = 0; ; ) {
       const accounts = await readSocialAccounts(run.source, after, run.batchSize);
-      if (accounts.length === 0) return;
-      await importBatch(run, accounts, bySource);
+      if (accounts.length === 0) break;
+      await importBatch(run, accounts, routeOf);
       after = accounts.at(-1)!.id;
       advance(accounts.length);
     }
+    run.summary.providers = [...routes.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   },
 };
 
-async function importBatch(run: ImportRun, accounts: SourceSocialAccount[], routes: Map<string, ProviderRoute>): Promise<void> {
+async function importBatch(run: ImportRun, accounts: SourceSocialAccount[], routeOf: (provider: string) => ProviderRoute): Promise<void> {
   const tokens = await readSocialTokens(run.source, accounts.map((a) => a.id));
   await run.db.transaction().execute(async (tx) => {
     const imported = await findImportRecords(tx, run.sourceName, 'social_account', accounts.map((a) => String(a.id)));
@@ -46,13 +53,14 @@ async function importBatch(run: ImportRun, accounts: SourceSocialAccount[], rout
       created.push({ source: run.sourceName, kind, sourceId: String(sourceId), targetId, fingerprint: null, importedAt: run.now });
 
     for (const account of accounts) {
+      const route = routeOf(account.provider);
       let accountId: number | null = null;
       const record = imported.get(String(account.id));
       if (record) {
         run.summary.alreadyImported('social_accounts');
         if (existing.has(record.targetId)) accountId = record.targetId;
       } else {
-        const outcome = await importAccount(tx, account, owners.get(account.userId), routes.get(account.provider)!);
+        const outcome = await importAccount(tx, account, owners.get(account.userId), route);
         if (typeof outcome === 'string') run.summary.skipped('social_accounts', outcome);
         else {
           remember('social_account', account.id, outcome);
