@@ -1,4 +1,4 @@
-import { sourceJson, sourceMillis, type AllauthSource } from './source.js';
+import { hasColumn, sourceJson, sourceMillis, type AllauthSource } from './source.js';
 
 /** A row of allauth.mfa's mfa_authenticator; `data` is its JSON (null when it is not a JSON object). */
 export interface SourceAuthenticator {
@@ -6,9 +6,12 @@ export interface SourceAuthenticator {
   userId: number;
   type: string;
   data: Record<string, unknown> | null;
-  createdAt: number;
+  /** Null when the table predates allauth's timestamps (mfa migration 0002). */
+  createdAt: number | null;
   lastUsedAt: number | null;
 }
+
+const TIMESTAMPS = ['created_at', 'last_used_at'] as const;
 
 export async function countAuthenticators(source: AllauthSource): Promise<number> {
   if (!source.tables.has('mfa_authenticator')) return 0;
@@ -22,9 +25,10 @@ export async function countAuthenticators(source: AllauthSource): Promise<number
 /** The next `limit` authenticators after `afterId`, by id. */
 export async function readAuthenticators(source: AllauthSource, afterId: number, limit: number): Promise<SourceAuthenticator[]> {
   if (!source.tables.has('mfa_authenticator')) return [];
+  const present = TIMESTAMPS.filter((column) => hasColumn(source, 'mfa_authenticator', column));
   const rows = await source.conn
     .selectFrom('mfa_authenticator')
-    .select(['id', 'user_id', 'type', 'data', 'created_at', 'last_used_at'])
+    .select(['id', 'user_id', 'type', 'data', ...present])
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
@@ -34,7 +38,7 @@ export async function readAuthenticators(source: AllauthSource, afterId: number,
     userId: Number(row.user_id),
     type: row.type,
     data: sourceJson(row.data),
-    createdAt: sourceMillis(row.created_at)!,
-    lastUsedAt: sourceMillis(row.last_used_at),
+    createdAt: sourceMillis(row.created_at ?? null),
+    lastUsedAt: sourceMillis(row.last_used_at ?? null),
   }));
 }

@@ -65,13 +65,16 @@ export function webAuthnOf(data: Record<string, unknown>): WebAuthnData | SkipRe
     return 'unreadable';
   }
   if (!parsed.credentialID || !parsed.credentialPublicKey) return 'unreadable';
+  const credentialId = Buffer.from(parsed.credentialID).toString('base64url');
+  // The longest credential id this server stores (and accepts in an assertion).
+  if (credentialId.length > 1024) return 'unreadable';
   const transports = Array.isArray(credential.response.transports) ? credential.response.transports.filter((t): t is string => typeof t === 'string').slice(0, 10) : [];
   const extensions = isObject(credential.clientExtensionResults) ? credential.clientExtensionResults : {};
   const rk = isObject(extensions.credProps) ? extensions.credProps.rk : undefined;
   return {
     // The API's limit on names.
     name: (typeof name === 'string' && name.trim() ? name.trim() : 'Imported key').slice(0, 100),
-    credentialId: Buffer.from(parsed.credentialID).toString('base64url'),
+    credentialId,
     publicKey: Buffer.from(parsed.credentialPublicKey).toString('base64url'),
     signCount: parsed.counter,
     transports,

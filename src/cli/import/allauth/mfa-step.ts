@@ -55,24 +55,25 @@ async function importBatch(run: ImportRun, rows: SourceAuthenticator[]): Promise
 async function importAuthenticator(run: ImportRun, tx: Tx, row: SourceAuthenticator, userId: number): Promise<number | SkipReason> {
   if (row.data === null) return 'unreadable';
   const past = { lastUsedAt: row.lastUsedAt };
+  const createdAt = row.createdAt ?? run.now;
   switch (row.type) {
     case 'totp': {
       const totp = totpSecretOf(row.data);
       if (typeof totp === 'string') return totp;
-      const made = await insertTotp(tx, userId, run.atRest.seal(totp.secret, sealContext('totp', userId)), row.createdAt, past);
+      const made = await insertTotp(tx, userId, run.atRest.seal(totp.secret, sealContext('totp', userId)), createdAt, past);
       return made?.id ?? 'type_present_here';
     }
     case 'recovery_codes': {
       const codes = recoveryCodesOf(row.data);
       if (typeof codes === 'string') return codes;
       const sealed = run.atRest.seal(codes.seed, sealContext('recovery_codes', userId));
-      const made = await insertRecoveryCodes(tx, userId, sealed, row.createdAt, { ...past, usedMask: codes.usedMask, viewedAt: codes.viewedAt });
+      const made = await insertRecoveryCodes(tx, userId, sealed, createdAt, { ...past, usedMask: codes.usedMask, viewedAt: codes.viewedAt });
       return made?.id ?? 'type_present_here';
     }
     case 'webauthn': {
       const key = webAuthnOf(row.data);
       if (typeof key === 'string') return key;
-      const made = await insertWebAuthn(tx, { userId, ...key, now: row.createdAt }, past);
+      const made = await insertWebAuthn(tx, { userId, ...key, now: createdAt }, past);
       return made?.id ?? 'key_registered_here';
     }
     default:
