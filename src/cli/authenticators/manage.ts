@@ -1,6 +1,5 @@
 import type { CliContext } from '../context.js';
-import type { Authenticator, AuthenticatorType } from '../../domain/authenticator.js';
-import { AUTHENTICATOR_TYPES } from '../../domain/authenticator.js';
+import { AUTHENTICATOR_TYPES, type Authenticator, type AuthenticatorType } from '../../domain/authenticator.js';
 import { deleteAuthenticators, deleteDanglingRecoveryCodes, listAuthenticators } from '../../store/mfa-authenticators.js';
 import { isUsed } from '../../security/recovery-codes.js';
 import { formatTime, isoTime, table } from '../output.js';
