@@ -1,4 +1,6 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { developmentSecret } from '../config/dev-secret.js';
+import { atRestCipher, type AtRestCipher } from '../security/at-rest.js';
 import { closeDatabase, migrationStatus, openDatabase, type Db } from '../store/db.js';
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
@@ -9,6 +11,8 @@ export interface CliContext {
   config: Config;
   db: Db;
   now: () => number;
+  /** Seals secrets as the server does, so that it can open them (TOTP secrets, provider tokens). */
+  atRest: () => AtRestCipher;
 }
 
 /** The settings, read from the environment as the server reads them. */
@@ -29,6 +33,7 @@ export function cliConfig(): Config {
 export async function withDatabase<T>(work: (ctx: CliContext) => Promise<T>, options: { requireMigrated?: boolean } = {}): Promise<T> {
   const config = cliConfig();
   const db = openDatabase(config.databaseUrl, { poolSize: 2 });
+  let cipher: AtRestCipher | undefined;
   try {
     // The first query: an unreachable database shows here, as an error of its own.
     const status = await migrationStatus(db).catch((error: Error) => {
@@ -40,7 +45,7 @@ export async function withDatabase<T>(work: (ctx: CliContext) => Promise<T>, opt
         throw CliError.of('migrations_pending', `the database needs ${pending.length} migration(s) (${pending.map((m) => m.name).join(', ')}): run \`headless-auth migrate\``);
       }
     }
-    return await work({ config, db, now: Date.now });
+    return await work({ config, db, now: Date.now, atRest: () => (cipher ??= serverCipher(config)) });
   } finally {
     await closeDatabase(db);
   }
@@ -49,4 +54,9 @@ export async function withDatabase<T>(work: (ctx: CliContext) => Promise<T>, opt
 /** A command's action: its work on the database, its result or error printed (see respond). */
 export function runCommand(command: Command, work: (ctx: CliContext) => Promise<CommandResult>, options: { requireMigrated?: boolean } = {}): Promise<void> {
   return respond(command, () => withDatabase(work, options));
+}
+
+/** The server's at-rest cipher: SECRET_KEY seals, its fallbacks open; without one, the development key the server made. */
+function serverCipher(config: Config): AtRestCipher {
+  return atRestCipher([config.secretKey || developmentSecret(config.dataDir), ...config.secretKeyFallbacks]);
 }

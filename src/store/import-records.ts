@@ -1,9 +1,6 @@
 import type { Conn } from './db.js';
 
-/**
- * The kinds of imported rows. Each later import step (social accounts, MFA
- * authenticators) adds its own.
- */
+/** The kinds of imported rows. */
 export type ImportKind =
   /** A source user; target: users.id. */
   | 'user'
@@ -12,7 +9,13 @@ export type ImportKind =
   /** A user's auth_user.email that has no row of its own; target: email_addresses.id. */
   | 'user_email'
   /** A live Django session, by the SHA-256 of its key; target: sessions.id. */
-  | 'session';
+  | 'session'
+  /** A row of mfa_authenticator; target: mfa_authenticators.id. */
+  | 'mfa_authenticator'
+  /** A row of socialaccount_socialaccount; target: social_accounts.id. */
+  | 'social_account'
+  /** A row of socialaccount_socialtoken; target: social_tokens.id. */
+  | 'social_token';
 
 export interface ImportRecord {
   sourceId: string;

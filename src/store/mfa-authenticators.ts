@@ -62,19 +62,39 @@ export async function findWebAuthnByCredentialId(conn: Conn, credentialId: strin
   return row ? (toAuthenticator(row) as WebAuthnAuthenticator) : null;
 }
 
-/** Adds TOTP with its sealed secret; null when the user already has one (a parallel activation won). */
-export async function insertTotp(conn: Conn, userId: number, sealedSecret: string, now: number): Promise<Authenticator | null> {
-  return insertUnique(conn, { user_id: userId, type: 'totp', secret: sealedSecret, data: '{}', created_at: now });
+/** What an authenticator brought over from another system keeps of its past use. */
+export interface PastUse {
+  lastUsedAt: number | null;
 }
 
-/** Adds a set of recovery codes; null when the user already has one. */
-export async function insertRecoveryCodes(conn: Conn, userId: number, sealedSeed: string, now: number): Promise<Authenticator | null> {
-  return insertUnique(conn, { user_id: userId, type: 'recovery_codes', secret: sealedSeed, used_mask: 0, data: '{}', created_at: now });
+/** Adds TOTP with its sealed secret; null when the user already has one (a parallel activation won). */
+export async function insertTotp(conn: Conn, userId: number, sealedSecret: string, now: number, past?: PastUse): Promise<Authenticator | null> {
+  return insertUnique(conn, { user_id: userId, type: 'totp', secret: sealedSecret, data: '{}', created_at: now, last_used_at: past?.lastUsedAt ?? null });
+}
+
+/** Adds a set of recovery codes (imported ones with the codes already used); null when the user already has one. */
+export async function insertRecoveryCodes(
+  conn: Conn,
+  userId: number,
+  sealedSeed: string,
+  now: number,
+  past?: PastUse & { usedMask: number; viewedAt: number | null },
+): Promise<Authenticator | null> {
+  return insertUnique(conn, {
+    user_id: userId,
+    type: 'recovery_codes',
+    secret: sealedSeed,
+    used_mask: past?.usedMask ?? 0,
+    data: past?.viewedAt == null ? '{}' : JSON.stringify({ viewedAt: past.viewedAt }),
+    created_at: now,
+    last_used_at: past?.lastUsedAt ?? null,
+  });
 }
 
 export async function insertWebAuthn(
   conn: Conn,
   input: { userId: number; credentialId: string; signCount: number; now: number } & WebAuthnData,
+  past?: PastUse,
 ): Promise<WebAuthnAuthenticator | null> {
   const data: WebAuthnData = { name: input.name, publicKey: input.publicKey, transports: input.transports, passwordless: input.passwordless };
   return (await insertUnique(conn, {
@@ -84,6 +104,7 @@ export async function insertWebAuthn(
     counter: input.signCount,
     data: JSON.stringify(data),
     created_at: input.now,
+    last_used_at: past?.lastUsedAt ?? null,
   })) as WebAuthnAuthenticator | null;
 }
 

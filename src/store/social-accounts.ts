@@ -34,7 +34,7 @@ export async function listUserSocialAccounts(conn: Conn, userId: number): Promis
  */
 export async function insertSocialAccount(
   conn: Conn,
-  input: { userId: number; provider: string; uid: string; extraData: Record<string, unknown>; now: number },
+  input: { userId: number; provider: string; uid: string; extraData: Record<string, unknown>; now: number; lastLoginAt?: number },
 ): Promise<SocialAccount | null> {
   const row = await conn
     .insertInto('social_accounts')
@@ -44,7 +44,8 @@ export async function insertSocialAccount(
       uid: input.uid,
       extra_data: JSON.stringify(input.extraData),
       created_at: input.now,
-      last_login_at: input.now,
+      // An imported account keeps its last login; a new one was just used.
+      last_login_at: input.lastLoginAt ?? input.now,
     })
     .onConflict((oc) => oc.columns(['provider', 'uid']).doNothing())
     .returning(COLUMNS)
@@ -59,4 +60,11 @@ export async function recordSocialLogin(conn: Conn, id: number, extraData: Recor
 
 export async function deleteSocialAccount(conn: Conn, id: number): Promise<void> {
   await conn.deleteFrom('social_accounts').where('id', '=', id).execute();
+}
+
+/** Which of the given accounts still exist. */
+export async function existingSocialAccountIds(conn: Conn, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await conn.selectFrom('social_accounts').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
 }

@@ -23,3 +23,14 @@ export async function saveSocialTokens(conn: Conn, socialAccountId: number, toke
     )
     .execute();
 }
+
+/** Stores the account's tokens unless it has some (kept: they may be newer): the new row's id, or null. */
+export async function insertSocialTokens(conn: Conn, socialAccountId: number, tokens: SealedTokens, now: number): Promise<number | null> {
+  const row = await conn
+    .insertInto('social_tokens')
+    .values({ social_account_id: socialAccountId, token: tokens.token, token_secret: tokens.tokenSecret, expires_at: tokens.expiresAt, updated_at: now })
+    .onConflict((oc) => oc.column('social_account_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

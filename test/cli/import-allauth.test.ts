@@ -1,14 +1,37 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
+import { startIdp } from '../support/oidc-provider.js';
+import { idTokenClaims, oidcApp, tokenLogin } from '../support/social.js';
+import { readyClient } from '../support/accounts.js';
+import { pendingFlow, totpAt } from '../mfa/support.js';
+import { tokenSealContext } from '../../src/flows/social/provider-tokens.js';
 import { allauthCopy, cliJson, runCli, secretKeyFile, type AllauthCopy } from './support.js';
 
 // The django-allauth 65 fixture imported over the CLI, then used over HTTP:
 // every user logs in with the password the fixture's README gives, whatever
-// Django hasher made it, and live sessions keep working. The SQLite file goes
-// into a SQLite database, the PostgreSQL dump into PostgreSQL.
+// Django hasher made it, live sessions keep working, heidi's second factors
+// still pass, frank's OpenID Connect login finds him and grace's GitHub
+// token is kept. The SQLite file goes into a SQLite database, the PostgreSQL
+// dump into PostgreSQL.
 
-const ENV = { ACCOUNT_LOGIN_METHODS: 'email,username', ACCOUNT_SIGNUP_FIELDS: 'email*,username*,password1*', ACCOUNT_EMAIL_VERIFICATION: 'optional' };
+// A real OpenID provider stands in for the fixture's (gone) IdP: the app keeps its provider_id and client id.
+const idp = await startIdp();
+after(() => idp.close());
+const PROVIDERS = JSON.stringify({
+  openid_connect: { APPS: [oidcApp(idp, { id: 'testidp', clientId: 'fixture-oidc-client', name: 'Test IdP' })] },
+  github: { APP: { client_id: 'Iv1.fixture0github', secret: 'not-the-fixture-secret' } },
+});
+// The server and the CLI read the same settings.
+const SOCIAL = { SOCIALACCOUNT_PROVIDERS: PROVIDERS, SOCIALACCOUNT_STORE_TOKENS: 'true' };
+const ENV = { ACCOUNT_LOGIN_METHODS: 'email,username', ACCOUNT_SIGNUP_FIELDS: 'email*,username*,password1*', ACCOUNT_EMAIL_VERIFICATION: 'optional', ...SOCIAL };
+
+// From the fixture's README.
+const HEIDI_TOTP_SECRET = '2QJZCRFLGLHEY7ITB5WYZGGAWSI2MSV2';
+const HEIDI_USED_CODE = '93811118';
+const HEIDI_UNUSED_CODES = ['22091738', '77132507'];
+const FRANK_SUB = 'idp-user-8f14e45f';
+const GRACE_TOKEN = 'gho_fixtureAccessToken0000000000000000';
 
 type Address = [email: string, verified: boolean, primary: boolean];
 interface Expected {
@@ -50,7 +73,7 @@ const ANONYMOUS_SESSION = 'xw02fb50d4xhwcb69msg8kce89pd7ksf';
 
 const URL_PASSWORD = 'not-for-the-summary';
 
-const TABLES = ['users', 'email_addresses', 'sessions', 'one_time_keys', 'refresh_tokens', 'phone_numbers', 'import_records'] as const;
+const TABLES = ['users', 'email_addresses', 'sessions', 'one_time_keys', 'refresh_tokens', 'phone_numbers', 'mfa_authenticators', 'social_accounts', 'social_tokens', 'import_records'] as const;
 
 async function snapshot(server: TestServer): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
@@ -78,7 +101,7 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     const url = new URL(source.url);
     if (kind === 'postgres' && url.password === '') url.password = URL_PASSWORD;
     urlPassword = decodeURIComponent(url.password);
-    summary = await cliJson(target, ['import', 'allauth', url.toString(), '--django-secret-key-file', key.path, '--batch-size', '5']);
+    summary = await cliJson(target, ['import', 'allauth', url.toString(), '--django-secret-key-file', key.path, '--batch-size', '5'], { env: SOCIAL });
   });
   after(async () => {
     await source?.drop();
@@ -91,18 +114,26 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
       users: { imported: 13, already_imported: 0, skipped: {} },
       email_addresses: { imported: 13, already_imported: 0, skipped: {} },
       sessions: { imported: 2, already_imported: 0, skipped: { not_logged_in: 1 } },
+      social_accounts: { imported: 2, already_imported: 0, skipped: {} },
+      social_tokens: { imported: 1, already_imported: 0, skipped: {} },
+      mfa_authenticators: { imported: 2, already_imported: 0, skipped: {} },
     });
     assert.deepEqual(summary.conflicts, []);
     assert.deepEqual(summary.password_hashes, { pbkdf2_sha256: 9, unusable: 1, argon2: 1, bcrypt_sha256: 1, scrypt: 1 });
     assert.deepEqual(summary.unverifiable_password_hashes, {});
     assert.deepEqual(summary.fields_not_imported, { 'first_name/last_name': 11, 'is_staff/is_superuser': 1 });
-    const notImported = Object.fromEntries(summary.not_imported.map((n: any) => [n.table, [n.rows, n.reason, n.by_type]]));
-    assert.deepEqual(notImported, {
-      socialaccount_socialaccount: [2, 'not_imported_yet', { github: 1, testidp: 1 }],
-      socialaccount_socialtoken: [1, 'not_imported_yet', undefined],
-      socialaccount_socialapp: [2, 'not_imported_yet', { github: 1, openid_connect: 1 }],
-      mfa_authenticator: [2, 'not_imported_yet', { recovery_codes: 1, totp: 1 }],
-    });
+    assert.deepEqual(summary.not_imported, []);
+    assert.deepEqual(
+      summary.social_providers.map((p: any) => [p.source, p.accounts, p.provider_id, p.type, p.configured_here]),
+      [['github', 1, 'github', 'github', true], ['testidp', 1, 'testidp', 'openid_connect', true]],
+    );
+    // Both apps are configured here, so no settings are suggested, and no secret is printed.
+    assert.deepEqual(summary.provider_apps.map((a: any) => [a.type, a.provider_id, a.client_id, a.configured_here]), [
+      ['openid_connect', 'testidp', 'fixture-oidc-client', true],
+      ['github', 'github', 'Iv1.fixture0github', true],
+    ]);
+    assert.equal(summary.provider_settings, null);
+    assert.ok(!JSON.stringify(summary).includes('fixture-oidc-secret'));
   });
 
   it('brings over usernames, addresses with their flags, is_active and dates', async () => {
@@ -124,11 +155,14 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
 
   it('running it again changes nothing', async () => {
     const before = await snapshot(server());
-    const again = await cliJson(target, ['import', 'allauth', source.url, '--django-secret-key-file', key.path]);
+    const again = await cliJson(target, ['import', 'allauth', source.url, '--django-secret-key-file', key.path], { env: SOCIAL });
     assert.deepEqual(again.rows, {
       users: { imported: 0, already_imported: 13, skipped: {} },
       email_addresses: { imported: 0, already_imported: 13, skipped: {} },
       sessions: { imported: 0, already_imported: 2, skipped: { not_logged_in: 1 } },
+      social_accounts: { imported: 0, already_imported: 2, skipped: {} },
+      social_tokens: { imported: 0, already_imported: 1, skipped: {} },
+      mfa_authenticators: { imported: 0, already_imported: 2, skipped: {} },
     });
     assert.deepEqual(await snapshot(server()), before);
   });
@@ -170,8 +204,14 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
         assert.equal(login.body.errors[0].code, 'account_inactive');
         continue;
       }
-      assert.equal(login.status, 200, `${username}: ${JSON.stringify(login.body)}`);
-      assert.equal(login.body.data.user.has_usable_password, true);
+      if (username === 'heidi') {
+        // Her imported TOTP asks for the second factor (tested below); the password was right all the same.
+        assert.equal(login.status, 401, JSON.stringify(login.body));
+        assert.equal(pendingFlow(login.body)?.id, 'mfa_authenticate');
+      } else {
+        assert.equal(login.status, 200, `${username}: ${JSON.stringify(login.body)}`);
+        assert.equal(login.body.data.user.has_usable_password, true);
+      }
       const { password_hash } = await db.selectFrom('users').select('password_hash').where('id', '=', await userIdOf(server(), username)).executeTakeFirstOrThrow();
       assert.match(password_hash ?? '', /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/, username);
     }
@@ -188,6 +228,72 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     const login = await server().client('app').post('/auth/login', { username: 'frank', password: 'anything at all' });
     assert.equal(login.status, 400);
     assert.equal(login.body.errors[0].code, 'username_password_mismatch');
+  });
+
+  it("heidi's imported second factors: codes of her TOTP secret and her unused recovery codes pass, the used one does not", async () => {
+    const db = server().app.deps.db;
+    const rows = await db
+      .selectFrom('mfa_authenticators')
+      .select(['type', 'used_mask', 'created_at', 'last_used_at'])
+      .where('user_id', '=', await userIdOf(server(), 'heidi'))
+      .orderBy('type')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.type, Number(r.used_mask), new Date(Number(r.created_at)).toISOString(), new Date(Number(r.last_used_at)).toISOString()]),
+      [
+        ['recovery_codes', 1, '2026-11-23T20:28:19.446Z', '2026-11-23T20:28:31.887Z'],
+        ['totp', 0, '2026-11-23T20:28:19.440Z', '2026-11-23T20:28:31.252Z'],
+      ],
+    );
+    const secondFactor = async (code: string) => {
+      const client = await readyClient(server(), 'app');
+      const login = await client.post('/auth/login', { username: 'heidi', password: USERS.heidi!.password });
+      assert.equal(login.status, 401, JSON.stringify(login.body));
+      assert.equal(pendingFlow(login.body)?.id, 'mfa_authenticate');
+      return client.post('/auth/2fa/authenticate', { code });
+    };
+    const used = await secondFactor(HEIDI_USED_CODE);
+    assert.equal(used.status, 400, JSON.stringify(used.body));
+    assert.equal(used.body.errors[0].code, 'incorrect_code');
+    for (const code of [totpAt(server(), HEIDI_TOTP_SECRET), HEIDI_UNUSED_CODES[0]!]) {
+      const passed = await secondFactor(code);
+      assert.equal(passed.status, 200, `${code}: ${JSON.stringify(passed.body)}`);
+      assert.equal(passed.body.data.user.username, 'heidi');
+    }
+    // Spent here as it would have been there.
+    const again = await secondFactor(HEIDI_UNUSED_CODES[0]!);
+    assert.equal(again.status, 400);
+  });
+
+  it("frank's OpenID Connect login finds his imported account instead of signing up someone new", async () => {
+    const db = server().app.deps.db;
+    const usersBefore = (await db.selectFrom('users').select('id').execute()).length;
+    const idToken = await idp.sign(idTokenClaims(idp, server(), 'fixture-oidc-client', { sub: FRANK_SUB, email: 'frank@idp.example', email_verified: true }));
+    const login = await tokenLogin(await readyClient(server(), 'app'), 'testidp', { client_id: 'fixture-oidc-client', id_token: idToken });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    assert.equal(login.body.data.user.id, await userIdOf(server(), 'frank'));
+    assert.deepEqual(login.body.data.methods.map((m: any) => [m.method, m.provider, m.uid]), [['socialaccount', 'testidp', FRANK_SUB]]);
+    assert.equal((await db.selectFrom('users').select('id').execute()).length, usersBefore);
+    assert.deepEqual((await cliJson(target, ['users', 'show', 'frank'])).social_accounts, [{ provider: 'testidp', uid: FRANK_SUB }]);
+  });
+
+  it("grace's GitHub account is connected, and its stored token is sealed and opens to the fixture's", async () => {
+    const client = await readyClient(server(), 'app');
+    const login = await client.post('/auth/login', { username: 'grace', password: USERS.grace!.password });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    const accounts = await client.get('/account/providers');
+    assert.equal(accounts.status, 200);
+    assert.deepEqual(accounts.body.data.map((a: any) => [a.provider.id, a.uid, a.display]), [['github', '7340512', 'grace-gh']]);
+    const row = await server()
+      .app.deps.db.selectFrom('social_tokens as t')
+      .innerJoin('social_accounts as a', 'a.id', 't.social_account_id')
+      .select(['t.social_account_id', 't.token', 't.token_secret', 't.expires_at'])
+      .where('a.uid', '=', '7340512')
+      .executeTakeFirstOrThrow();
+    assert.ok(!row.token.includes(GRACE_TOKEN), 'not in the clear');
+    assert.equal(server().app.deps.atRest.open(row.token, tokenSealContext(row.social_account_id, 'token')), GRACE_TOKEN);
+    assert.equal(row.token_secret, null);
+    assert.equal(row.expires_at, null);
   });
 
   it('a user deleted here since is not brought back by the next run', async () => {

@@ -12,11 +12,26 @@ Imports users with their Django password hashes (pbkdf2_sha256, pbkdf2_sha1, arg
 bcrypt_sha256, bcrypt, scrypt: they keep working and are re-hashed at the next login),
 email addresses with their verified and primary flags, usernames, is_active,
 date_joined and last_login; with --django-secret-key-file also the live sessions,
-so that users stay logged in. Running it again imports only what is new: rows
-imported before are never changed or brought back. A summary lists what was
-imported, what was skipped and why, and what the source holds that is not
-imported (yet). Users whose username or address belongs to another account
-here are not imported (exit status 1): resolve those and run it again.`;
+so that users stay logged in. Social accounts come over under the same provider ids
+(--provider-map renames one), with their tokens when SOCIALACCOUNT_STORE_TOKENS is on;
+MFA authenticators (TOTP, recovery codes, security keys and passkeys) keep working.
+Provider apps are not imported: the summary says which SOCIALACCOUNT_PROVIDERS to set.
+Run it with the server's settings (SECRET_KEY seals the imported secrets).
+
+Running it again imports only what is new: rows imported before are never changed
+or brought back. A summary lists what was imported, what was skipped and why, and
+what the source holds that is not carried over. Users whose username or address
+belongs to another account here are not imported (exit status 1): resolve those
+and run it again.`;
+
+interface ImportCommandOptions {
+  djangoSecretKeyFile?: string;
+  sourceName: string;
+  userTable: string;
+  batchSize: number;
+  providerMap: Map<string, string>;
+  showAppSecrets: boolean;
+}
 
 export function registerImportCommands(program: Command): void {
   const importCommand = program.command('import').description('bring users over from another system');
@@ -29,13 +44,23 @@ export function registerImportCommands(program: Command): void {
     .option('--source-name <name>', 'the name this import is remembered under; give another database another name', sourceName, 'allauth')
     .option('--user-table <table>', "the user model's table, for a custom AUTH_USER_MODEL with AbstractUser's columns", tableName, 'auth_user')
     .option('--batch-size <n>', 'rows per transaction (up to 5000, which keeps each query within both databases\' limits on bound values)', wholeNumber(5000), 500)
+    .option('--provider-map <allauth=here>', "import allauth's social accounts of one provider under another provider id here (repeatable)", providerMapping, new Map<string, string>())
+    .option('--show-app-secrets', "print the source's provider app secrets in the suggested SOCIALACCOUNT_PROVIDERS", false)
     .addHelpText('after', HELP)
-    .action((url: string, opts: { djangoSecretKeyFile?: string; sourceName: string; userTable: string; batchSize: number }, command: Command) =>
+    .action((url: string, opts: ImportCommandOptions, command: Command) =>
       runCommand(command, async (ctx) => {
         const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
         const summary = await importAllauth(
           ctx,
-          { url, sourceName: opts.sourceName, userTable: opts.userTable, batchSize: opts.batchSize, djangoSecretKeys },
+          {
+            url,
+            sourceName: opts.sourceName,
+            userTable: opts.userTable,
+            batchSize: opts.batchSize,
+            djangoSecretKeys,
+            providerMap: opts.providerMap,
+            showAppSecrets: opts.showAppSecrets,
+          },
           progressOnStderr(!wantsJson(command)),
         );
         const shown = withoutPassword(url);
@@ -59,6 +84,13 @@ function withoutPassword(url: string): string {
 function sourceName(value: string): string {
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value)) throw new InvalidArgumentError('up to 64 letters, digits and _.-');
   return value;
+}
+
+/** `<allauth provider>=<provider id here>`, one per option given. */
+function providerMapping(value: string, previous: Map<string, string>): Map<string, string> {
+  const match = /^([^=\s]{1,200})=([A-Za-z0-9_.-]{1,200})$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected <provider in allauth>=<provider id here>, the id of letters, digits and _.-');
+  return new Map(previous).set(match[1]!, match[2]!);
 }
 
 function tableName(value: string): string {

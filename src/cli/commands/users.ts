@@ -25,18 +25,18 @@ export function registerUserCommands(program: Command): void {
       runCommand(command, async (ctx) => {
         const password = opts.password ? await readNewPassword(opts.passwordStdin) : null;
         const id = await createAccount(ctx, { email: opts.email, username: opts.username, password, verified: opts.verified });
-        const details = await loadUserDetails(ctx.db, id, ctx.now());
+        const details = await loadUserDetails(ctx, id);
         return { json: detailsJson(details), text: `created ${detailsText(details)}` };
       }),
     );
 
   users
     .command('show')
-    .description('show one user: addresses, password hasher, sessions, import origin')
+    .description('show one user: addresses, password hasher, sessions, authenticators, social accounts, import origin')
     .argument('<user>', USER_REF_HELP)
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const details = await loadUserDetails(ctx.db, (await resolveUser(ctx.db, ref)).id, ctx.now());
+        const details = await loadUserDetails(ctx, (await resolveUser(ctx.db, ref)).id);
         return { json: detailsJson(details), text: detailsText(details) };
       }),
     );

@@ -1,8 +1,11 @@
-import type { Conn } from '../../store/db.js';
+import type { CliContext } from '../context.js';
 import { findUserOverview, type UserOverview } from '../../store/users.js';
 import { listUserEmailAddresses, type EmailAddress } from '../../store/email-addresses.js';
 import { listUserSessions } from '../../store/sessions.js';
 import { findImportOrigin } from '../../store/import-records.js';
+import { listAuthenticators } from '../../store/mfa-authenticators.js';
+import { listUserSocialAccounts, type SocialAccount } from '../../store/social-accounts.js';
+import { authenticatorJson, viewAuthenticator, type AuthenticatorView } from '../authenticators/manage.js';
 import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
@@ -15,16 +18,21 @@ export interface UserDetails {
   addresses: EmailAddress[];
   liveSessions: number;
   importedFrom: { source: string; sourceId: string; importedAt: number } | null;
+  authenticators: AuthenticatorView[];
+  socialAccounts: SocialAccount[];
 }
 
-export async function loadUserDetails(conn: Conn, userId: number, now: number): Promise<UserDetails> {
+export async function loadUserDetails(ctx: CliContext, userId: number): Promise<UserDetails> {
+  const conn = ctx.db;
   const user = await findUserOverview(conn, userId);
   if (!user) throw CliError.of('not_found', `no user ${userId}`, 'user');
   return {
     user,
     addresses: await listUserEmailAddresses(conn, userId),
-    liveSessions: (await listUserSessions(conn, userId, now)).length,
+    liveSessions: (await listUserSessions(conn, userId, ctx.now())).length,
     importedFrom: await findImportOrigin(conn, 'user', userId),
+    authenticators: (await listAuthenticators(conn, userId)).map((a) => viewAuthenticator(a, ctx.config.mfa.recoveryCodes.count)),
+    socialAccounts: await listUserSocialAccounts(conn, userId),
   };
 }
 
@@ -61,6 +69,8 @@ export function detailsJson(details: UserDetails) {
       source_id: details.importedFrom.sourceId,
       imported_at: isoTime(details.importedFrom.importedAt),
     },
+    authenticators: details.authenticators.map(authenticatorJson),
+    social_accounts: details.socialAccounts.map((a) => ({ provider: a.provider, uid: a.uid })),
   };
 }
 
@@ -80,6 +90,9 @@ export function detailsText(details: UserDetails): string {
   }
   lines.push(`  email addresses:${details.addresses.length === 0 ? ' none' : ''}`);
   for (const a of details.addresses) lines.push(`    ${a.email}${a.primary ? '  primary' : ''}${a.verified ? '  verified' : '  unverified'}`);
+  lines.push(`  authenticators: ${details.authenticators.map((a) => `${a.type} ${a.id}`).join(', ') || 'none'}`);
+  lines.push(`  social accounts:${details.socialAccounts.length === 0 ? ' none' : ''}`);
+  for (const a of details.socialAccounts) lines.push(`    ${a.provider}  ${a.uid}`);
   return lines.join('\n');
 }
 

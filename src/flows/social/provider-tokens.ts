@@ -6,7 +6,8 @@ import { saveSocialTokens } from '../../store/social-tokens.js';
 // Provider tokens are kept only with SOCIALACCOUNT_STORE_TOKENS, sealed at
 // rest for the one account they belong to.
 
-const context = (socialAccountId: number, part: string) => `socialtoken:${socialAccountId}:${part}`;
+/** The at-rest context of an account's stored token (`token`) or refresh token (`token_secret`); the import seals with it too. */
+export const tokenSealContext = (socialAccountId: number, part: 'token' | 'token_secret') => `socialtoken:${socialAccountId}:${part}`;
 
 export async function storeProviderTokens(deps: Deps, conn: Conn, socialAccountId: number, tokens: ProviderTokens | null, now: number): Promise<void> {
   if (!deps.config.social.storeTokens || !tokens) return;
@@ -14,8 +15,8 @@ export async function storeProviderTokens(deps: Deps, conn: Conn, socialAccountI
     conn,
     socialAccountId,
     {
-      token: deps.atRest.seal(tokens.accessToken, context(socialAccountId, 'token')),
-      tokenSecret: tokens.refreshToken === null ? null : deps.atRest.seal(tokens.refreshToken, context(socialAccountId, 'token_secret')),
+      token: deps.atRest.seal(tokens.accessToken, tokenSealContext(socialAccountId, 'token')),
+      tokenSecret: tokens.refreshToken === null ? null : deps.atRest.seal(tokens.refreshToken, tokenSealContext(socialAccountId, 'token_secret')),
       expiresAt: tokens.expiresAt,
     },
     now,

@@ -8,6 +8,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 type SourceTime = Date | string;
 type SourceBool = boolean | number;
+/** JSON columns: text on SQLite, parsed jsonb on PostgreSQL. */
+type SourceJson = string | Record<string, unknown> | null;
 
 /** Django's auth_user (or a custom user model's table with AbstractUser's columns). */
 export interface AuthUserTable {
@@ -29,6 +31,10 @@ export interface AllauthDatabase {
   account_emailaddress: { id: number; user_id: number; email: string; verified: SourceBool; primary: SourceBool };
   django_session: { session_key: string; session_data: string; expire_date: SourceTime };
   usersessions_usersession: { session_key: string; user_id: number; ip: string; user_agent: string; created_at: SourceTime; last_seen_at: SourceTime };
+  mfa_authenticator: { id: number; user_id: number; type: string; data: SourceJson; created_at: SourceTime; last_used_at: SourceTime | null };
+  socialaccount_socialapp: { id: number; provider: string; provider_id: string; name: string; client_id: string; secret: string; key: string; settings: SourceJson };
+  socialaccount_socialaccount: { id: number; user_id: number; provider: string; uid: string; extra_data: SourceJson; date_joined: SourceTime; last_login: SourceTime };
+  socialaccount_socialtoken: { id: number; account_id: number; app_id: number | null; token: string; token_secret: string; expires_at: SourceTime | null };
 }
 
 export interface AllauthSource {
@@ -126,4 +132,17 @@ export function sourceTime(source: AllauthSource, millis: number): SourceTime {
 
 export function sourceBool(value: SourceBool): boolean {
   return value === true || value === 1;
+}
+
+/** A JSON object column, or null when it holds something else or no JSON at all. */
+export function sourceJson(value: SourceJson): Record<string, unknown> | null {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
 }

@@ -6,11 +6,15 @@ import { checkUserTable } from '../../../store/allauth/users.js';
 import { countNotImported } from './not-imported.js';
 import { sessionsStep } from './sessions-step.js';
 import { usersStep } from './users-step.js';
+import { socialStep } from './social-step.js';
+import { mfaStep } from './mfa-step.js';
+import { reportProviderApps } from './provider-apps.js';
+import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { ImportSummary } from './summary.js';
 import type { ImportStep } from './step.js';
 
-/** In order: sessions need their users. Social accounts and MFA authenticators come next. */
-const STEPS: ImportStep[] = [usersStep, sessionsStep];
+/** In order: the others need their users. */
+const STEPS: ImportStep[] = [usersStep, sessionsStep, socialStep, mfaStep];
 
 export interface ImportOptions {
   /** sqlite:<path> or postgres://... of the allauth database. */
@@ -19,6 +23,10 @@ export interface ImportOptions {
   userTable: string;
   batchSize: number;
   djangoSecretKeys: string[];
+  /** allauth's social account provider values to provider ids here (--provider-map). */
+  providerMap: ReadonlyMap<string, string>;
+  /** Print the source apps' client secrets in the suggested settings. */
+  showAppSecrets: boolean;
 }
 
 /** Imports an allauth database into the configured one; see the README's "Import from django-allauth". */
@@ -29,7 +37,7 @@ export async function importAllauth(ctx: CliContext, options: ImportOptions, pro
     return await asCliError(() =>
       inSnapshot(source, async (snapshot) => {
         checkUserTable(snapshot);
-        const run = { ...options, source: snapshot, db: ctx.db, now: ctx.now(), summary: new ImportSummary() };
+        const run = { ...options, source: snapshot, db: ctx.db, config: ctx.config, atRest: ctx.atRest(), now: ctx.now(), summary: new ImportSummary() };
         for (const step of STEPS) {
           const bar = progress.start(step.label, await step.total(run));
           try {
@@ -39,6 +47,7 @@ export async function importAllauth(ctx: CliContext, options: ImportOptions, pro
           }
         }
         run.summary.notImported = await countNotImported(snapshot);
+        run.summary.providerApps = reportProviderApps(await readSocialApps(snapshot), ctx.config.social.apps, options.providerMap, options.showAppSecrets);
         return run.summary;
       }),
     );

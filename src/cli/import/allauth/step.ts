@@ -1,4 +1,6 @@
 import type { Db } from '../../../store/db.js';
+import type { Config } from '../../../config/config.js';
+import type { AtRestCipher } from '../../../security/at-rest.js';
 import type { AllauthSource } from '../../../store/allauth/source.js';
 import type { ImportSummary } from './summary.js';
 
@@ -6,6 +8,14 @@ import type { ImportSummary } from './summary.js';
 export interface ImportRun {
   source: AllauthSource;
   db: Db;
+  /** The server's settings: its providers, SOCIALACCOUNT_STORE_TOKENS. */
+  config: Config;
+  /** Seals TOTP secrets, recovery seeds and provider tokens as the server does. */
+  atRest: AtRestCipher;
+  /** --provider-map: allauth's provider value to the provider id here. */
+  providerMap: ReadonlyMap<string, string>;
+  /** --show-app-secrets: the summary's suggested settings carry the apps' client secrets. */
+  showAppSecrets: boolean;
   /** The name the records are kept under (--source-name). */
   sourceName: string;
   /** The import's clock: which sessions are live, and the time imported rows get. */
@@ -17,8 +27,8 @@ export interface ImportRun {
 }
 
 /**
- * One kind of source data: users with their addresses, sessions; social
- * accounts and MFA authenticators will each be one more step. A step goes
+ * One kind of source data: users with their addresses, sessions, social
+ * accounts with their tokens, MFA authenticators. A step goes
  * through its rows in batches, each in one transaction, and skips rows it
  * imported before (store/import-records.ts), so a run that stopped half way
  * is finished by running it again.

@@ -1,10 +1,13 @@
 import { table } from '../../output.js';
+import type { ProviderRoute } from './providers.js';
+import type { ProviderAppsReport } from './provider-apps.js';
 
 // What an import did, for people and for scripts: per kind of row how many
 // were imported, found imported before, or skipped and why; the conflicts
-// that kept users out; and what the source holds that is not imported.
+// that kept users out; where social accounts went; and what the source
+// holds that is not imported.
 
-export type RowKind = 'users' | 'email_addresses' | 'sessions';
+export type RowKind = 'users' | 'email_addresses' | 'sessions' | 'social_accounts' | 'social_tokens' | 'mfa_authenticators';
 
 export type SkipReason =
   | 'deleted_here'
@@ -18,7 +21,18 @@ export type SkipReason =
   | 'not_logged_in'
   | 'user_inactive'
   | 'auth_hash_mismatch'
-  | 'password_changed_here';
+  | 'password_changed_here'
+  | 'unknown_provider'
+  | 'unsupported_provider'
+  | 'connected_here'
+  | 'account_not_imported'
+  | 'tokens_not_stored'
+  | 'token_here'
+  | 'type_present_here'
+  | 'key_registered_here'
+  | 'encrypted_secret'
+  | 'migrated_codes'
+  | 'unknown_type';
 
 const REASONS: Record<SkipReason, string> = {
   deleted_here: 'imported before and deleted here since',
@@ -33,9 +47,27 @@ const REASONS: Record<SkipReason, string> = {
   user_inactive: 'its user is inactive, so Django does not accept it',
   auth_hash_mismatch: "bound to an earlier password (Django's session auth hash does not match)",
   password_changed_here: 'the password was changed here since the user was imported',
+  unknown_provider: 'its provider is no app of the source database, no provider type here and not configured here: name its id here with --provider-map',
+  unsupported_provider: 'its provider type has no implementation here',
+  connected_here: 'the provider account is connected to an account here already',
+  account_not_imported: 'its social account was not imported',
+  tokens_not_stored: 'SOCIALACCOUNT_STORE_TOKENS is off here',
+  token_here: 'the account has a token here already (one is kept per account)',
+  type_present_here: 'the user has one of this type here already',
+  key_registered_here: 'the security key is registered here already',
+  encrypted_secret: "its secret is not in the clear (the deployment's MFA adapter encrypts it): decrypt the column before importing",
+  migrated_codes: "recovery codes in django-allauth-2fa's migrated form (a list of codes), which this server cannot hold: the user generates new ones",
+  unknown_type: 'an authenticator type this server does not know',
 };
 
-const KIND_LABELS: Record<RowKind, string> = { users: 'users', email_addresses: 'email addresses', sessions: 'sessions' };
+const KIND_LABELS: Record<RowKind, string> = {
+  users: 'users',
+  email_addresses: 'email addresses',
+  sessions: 'sessions',
+  social_accounts: 'social accounts',
+  social_tokens: 'social tokens',
+  mfa_authenticators: 'MFA authenticators',
+};
 
 export interface Conflict {
   sourceUserId: number;
@@ -53,8 +85,8 @@ export interface NotImported {
   rows: number;
   /** Rows by type or provider, where the table has one. */
   byType?: Record<string, number>;
-  /** not_imported_yet: a later version imports them; not_carried_over: they have no counterpart here. */
-  reason: 'not_imported_yet' | 'not_carried_over';
+  /** They have no counterpart here. */
+  reason: 'not_carried_over';
   what: string;
 }
 
@@ -70,11 +102,7 @@ interface Counts {
 }
 
 export class ImportSummary {
-  readonly rows: Record<RowKind, Counts> = {
-    users: { imported: 0, alreadyImported: 0, skipped: {} },
-    email_addresses: { imported: 0, alreadyImported: 0, skipped: {} },
-    sessions: { imported: 0, alreadyImported: 0, skipped: {} },
-  };
+  readonly rows = Object.fromEntries(Object.keys(KIND_LABELS).map((kind) => [kind, { imported: 0, alreadyImported: 0, skipped: {} }])) as Record<RowKind, Counts>;
   readonly conflicts: Conflict[] = [];
   /** Imported users by the hasher of their password (passwordScheme). */
   readonly passwordHashes: Record<string, number> = {};
@@ -83,6 +111,10 @@ export class ImportSummary {
   /** Imported users with values in fields that have no place here. */
   readonly fieldsNotImported: Record<string, number> = {};
   notImported: NotImported[] = [];
+  /** Where the social accounts of each provider went. */
+  providers: ProviderRoute[] = [];
+  /** The source's provider apps and the settings they need here. */
+  providerApps: ProviderAppsReport = { apps: [], settings: null };
 
   imported(kind: RowKind, n = 1): void {
     this.rows[kind].imported += n;
@@ -114,7 +146,43 @@ export class ImportSummary {
       unverifiable_password_hashes: this.unverifiableHashes,
       fields_not_imported: this.fieldsNotImported,
       not_imported: this.notImported.map((n) => ({ table: n.table, rows: n.rows, ...(n.byType ? { by_type: n.byType } : {}), reason: n.reason, what: n.what })),
+      social_providers: this.providers.map((p) => ({
+        source: p.source,
+        accounts: p.accounts,
+        provider_id: p.target,
+        type: p.type,
+        configured_here: p.configuredHere,
+        mapped: p.mapped,
+        ...(p.skip ? { skipped: p.skip } : {}),
+      })),
+      provider_apps: this.providerApps.apps.map((a) => ({
+        type: a.type,
+        provider_id: a.id,
+        name: a.name,
+        client_id: a.clientId,
+        configured_here: a.configuredHere,
+        supported: a.supported,
+      })),
+      provider_settings: this.providerApps.settings,
     };
+  }
+
+  /** Where each provider's accounts went; the source's apps and what to configure for them. */
+  private providersText(): string[] {
+    const out: string[] = [];
+    if (this.providers.length) out.push('', 'social accounts by provider:');
+    for (const p of this.providers) {
+      const where = p.target === null ? `not imported (${REASONS[p.skip!]})` : `-> ${p.target}${p.type ? ` (${p.type})` : ''}${p.configuredHere ? '' : ', not configured here yet'}`;
+      out.push(`  ${p.source}: ${p.accounts} account(s) ${where}`);
+    }
+    const { apps, settings } = this.providerApps;
+    if (apps.length) out.push('', "provider apps in the source's database (not imported: this server reads SOCIALACCOUNT_PROVIDERS):");
+    for (const a of apps) {
+      const state = !a.supported ? 'no such provider type here' : a.configuredHere ? 'configured here' : 'NOT configured here';
+      out.push(`  ${a.type} "${a.name}" as ${a.id}, client_id ${a.clientId}: ${state}`);
+    }
+    if (settings) out.push('  add to SOCIALACCOUNT_PROVIDERS (secrets are left out unless --show-app-secrets):', `  ${JSON.stringify(settings)}`);
+    return out;
   }
 
   toText(source: string): string {
@@ -142,15 +210,9 @@ export class ImportSummary {
       out.push(`  in no format this server verifies: ${list(this.unverifiableHashes)}; those users must reset their password`);
     }
     if (Object.keys(this.fieldsNotImported).length) out.push(`fields with no place here, not imported: ${list(this.fieldsNotImported)} (users having them)`);
-    for (const [reason, heading] of [
-      ['not_imported_yet', 'not imported yet (a later version of the import brings them over):'],
-      ['not_carried_over', 'not carried over (no counterpart here):'],
-    ] as const) {
-      const entries = this.notImported.filter((n) => n.reason === reason);
-      if (entries.length === 0) continue;
-      out.push('', heading);
-      for (const n of entries) out.push(`  ${n.table}: ${n.rows} row(s)${n.byType ? ` (${list(n.byType)})` : ''}, ${n.what}`);
-    }
+    out.push(...this.providersText());
+    if (this.notImported.length) out.push('', 'not carried over (no counterpart here):');
+    for (const n of this.notImported) out.push(`  ${n.table}: ${n.rows} row(s)${n.byType ? ` (${list(n.byType)})` : ''}, ${n.what}`);
     if (this.conflicts.length) {
       out.push('', `conflicts: ${this.conflicts.length} user(s) not imported; resolve each and run the import again:`);
       for (const c of this.conflicts) {

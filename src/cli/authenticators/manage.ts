@@ -1,0 +1,85 @@
+import type { CliContext } from '../context.js';
+import { AUTHENTICATOR_TYPES, type Authenticator, type AuthenticatorType } from '../../domain/authenticator.js';
+import { deleteAuthenticators, deleteDanglingRecoveryCodes, listAuthenticators } from '../../store/mfa-authenticators.js';
+import { isUsed } from '../../security/recovery-codes.js';
+import { formatTime, isoTime, table } from '../output.js';
+import { CliError } from '../errors.js';
+
+// A user's second factors as an administrator sees them: what they are and
+// when they were used, never a secret (no TOTP secret, seed or code).
+
+/** What the CLI shows of an authenticator. */
+export interface AuthenticatorView {
+  id: number;
+  type: AuthenticatorType;
+  createdAt: number;
+  lastUsedAt: number | null;
+  /** WebAuthn: its name, and whether it is a passkey (null: the browser did not say). */
+  key?: { name: string; passkey: boolean | null };
+  /** Unused recovery codes out of the configured count, read from the used-code mask alone. */
+  recoveryCodes?: { total: number; unused: number };
+}
+
+export function viewAuthenticator(a: Authenticator, recoveryCodeCount: number): AuthenticatorView {
+  const view: AuthenticatorView = { id: a.id, type: a.type, createdAt: a.createdAt, lastUsedAt: a.lastUsedAt };
+  if (a.type === 'webauthn') view.key = { name: a.name, passkey: a.passwordless };
+  if (a.type === 'recovery_codes') {
+    let unused = 0;
+    for (let i = 0; i < recoveryCodeCount; i++) if (!isUsed(a.usedMask, i)) unused++;
+    view.recoveryCodes = { total: recoveryCodeCount, unused };
+  }
+  return view;
+}
+
+export function authenticatorJson(a: AuthenticatorView) {
+  return {
+    id: a.id,
+    type: a.type,
+    created_at: isoTime(a.createdAt),
+    last_used_at: isoTime(a.lastUsedAt),
+    ...(a.key ? { name: a.key.name, passkey: a.key.passkey } : {}),
+    ...(a.recoveryCodes ? { recovery_codes: a.recoveryCodes } : {}),
+  };
+}
+
+function details(a: AuthenticatorView): string {
+  if (a.key) return `"${a.key.name}", ${a.key.passkey === true ? 'passkey' : a.key.passkey === false ? 'security key' : 'passkey or not: unknown'}`;
+  if (a.recoveryCodes) return `${a.recoveryCodes.unused} of ${a.recoveryCodes.total} unused`;
+  return '';
+}
+
+export function authenticatorsText(authenticators: AuthenticatorView[]): string {
+  if (authenticators.length === 0) return 'no authenticators';
+  return table(
+    ['ID', 'TYPE', 'CREATED', 'LAST USED', 'DETAILS'],
+    authenticators.map((a) => [String(a.id), a.type, formatTime(a.createdAt), formatTime(a.lastUsedAt), details(a)]),
+  );
+}
+
+/** The user's authenticators that `which` names: ids of theirs or type names (all of that type). */
+export function selectAuthenticators(authenticators: Authenticator[], which: string[]): Authenticator[] {
+  const chosen = new Map<number, Authenticator>();
+  for (const item of which) {
+    const found = (AUTHENTICATOR_TYPES as readonly string[]).includes(item)
+      ? authenticators.filter((a) => a.type === (item as AuthenticatorType))
+      : authenticators.filter((a) => /^\d{1,15}$/.test(item) && a.id === Number(item));
+    if (found.length === 0) throw CliError.of('not_found', `the user has no authenticator "${item}" (an id from \`authenticators list\`, or ${AUTHENTICATOR_TYPES.join(', ')})`, 'authenticator');
+    for (const a of found) chosen.set(a.id, a);
+  }
+  return [...chosen.values()];
+}
+
+/**
+ * Deletes the chosen authenticators in one transaction and, as the API does
+ * when a second factor is removed, the recovery codes once no TOTP or
+ * WebAuthn authenticator is left. Answers every authenticator that went.
+ */
+export async function removeAuthenticators(ctx: CliContext, userId: number, chosen: Authenticator[]): Promise<Authenticator[]> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const before = await listAuthenticators(tx, userId);
+    await deleteAuthenticators(tx, userId, chosen.map((a) => a.id));
+    await deleteDanglingRecoveryCodes(tx, userId);
+    const left = new Set((await listAuthenticators(tx, userId)).map((a) => a.id));
+    return before.filter((a) => !left.has(a.id));
+  });
+}
