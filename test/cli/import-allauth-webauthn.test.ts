@@ -16,7 +16,7 @@ import { allauthCopy, cliJson, sqlTime, type AllauthCopy } from './support.js';
 // mfa_authenticator.data as {"name", "credential"}, by a virtual
 // authenticator that still holds the key when the import is done.
 
-const ENV = { MFA_SUPPORTED_TYPES: 'recovery_codes,totp,webauthn' };
+const ENV = { MFA_SUPPORTED_TYPES: 'recovery_codes,totp,webauthn', MFA_PASSKEY_LOGIN_ENABLED: 'true' };
 const skipBrowser = browserSkipReason();
 
 /** What allauth asks the browser for when a user adds a passkey (user id: the Django pk, as text). */
@@ -59,6 +59,8 @@ for (const { kind, skip } of await databaseKinds()) {
       await source.exec(
         `INSERT INTO mfa_authenticator (id, type, data, user_id, created_at, last_used_at) VALUES (30, 'webauthn', '${data}', 1, ${sqlTime(kind, Date.UTC(2026, 10, 23, 20, 30))}, NULL)`,
       );
+      // A user here first, so alice's id here differs from the id her passkey was made with.
+      assert.equal((await web.call('app', 'POST', '/auth/signup', { email: 'first@example.com', password: 'a long passphrase' })).status, 200);
       const target = server.app.deps.config.databaseUrl;
       const summary = await cliJson(target, ['import', 'allauth', source.url]);
       assert.deepEqual(summary.rows.mfa_authenticators, { imported: 3, already_imported: 0, skipped: {} });
@@ -80,6 +82,14 @@ for (const { kind, skip } of await databaseKinds()) {
       assert.equal(done.status, 200, JSON.stringify(done.body));
       assert.equal(done.body.data.user.username, 'alice');
       assert.notEqual((await cliJson(target, ['authenticators', 'list', 'alice'])).authenticators[0].last_used_at, null);
+      assert.notEqual(done.body.data.user.id, 1, 'alice has another id here than in allauth');
+
+      // The passkey alone: found by its credential id, not by the user id allauth wrote into it.
+      await web.call('browser', 'DELETE', '/auth/session');
+      const passkeyOptions = await web.call('browser', 'GET', '/auth/webauthn/login');
+      const passkey = await web.call('browser', 'POST', '/auth/webauthn/login', { credential: await web.assertion(passkeyOptions.body.data.request_options) });
+      assert.equal(passkey.status, 200, JSON.stringify(passkey.body));
+      assert.equal(passkey.body.data.user.username, 'alice');
     });
   });
 }

@@ -2,7 +2,7 @@ import type { Deps, RequestContext } from '../../context.js';
 import { conflict, invalid, type Outcome } from '../../outcome.js';
 import { allOrNothing } from '../../../store/all-or-nothing.js';
 import { takeChallenge } from '../../../store/mfa-challenges.js';
-import { insertWebAuthn } from '../../../store/mfa-authenticators.js';
+import { findWebAuthnByCredentialId, insertWebAuthn } from '../../../store/mfa-authenticators.js';
 import { findUserById } from '../../../store/users.js';
 import { finishLogin, nowSeconds } from '../../session-ops.js';
 import { completeLogin } from '../../auth/login.js';
@@ -10,7 +10,7 @@ import { signup, type SignupInput } from '../../auth/signup.js';
 import { underFailedLoginLimit } from '../code-check.js';
 import { isStage, pendingStage } from '../login-stages.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
-import { creationOptions, requestOptions, userIdOfHandle, verifyCreation } from './relying-party.js';
+import { assertedCredentialId, creationOptions, requestOptions, verifyCreation } from './relying-party.js';
 import { useKey } from './assertion.js';
 
 // Passkeys as the only factor: login without a username
@@ -28,14 +28,16 @@ export async function beginPasskeyLogin(deps: Deps, ctx: RequestContext): Promis
 }
 
 /**
- * POST /auth/webauthn/login: the passkey's user handle names the account;
- * its signature, with user verification, logs it in (no second factor
- * follows; email or phone verification still may).
+ * POST /auth/webauthn/login: the account is the one the passkey was
+ * registered to, found by its credential id (unique here). Its user handle
+ * is not signed and, for a passkey imported from another deployment, names
+ * the account's id there. The signature, with user verification, logs the
+ * account in (no second factor follows; email or phone verification still may).
  */
 export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: Record<string, unknown>): Promise<Outcome> {
   if (ctx.user) return conflict;
-  const response = credential.response as { userHandle?: unknown } | undefined;
-  const userId = userIdOfHandle(response?.userHandle);
+  const credentialId = assertedCredentialId(credential);
+  const userId = credentialId === null ? null : ((await findWebAuthnByCredentialId(deps.db, credentialId))?.userId ?? null);
   const challenge = await heldChallenge(deps, ctx, 'webauthn_login', null);
   if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
   const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));

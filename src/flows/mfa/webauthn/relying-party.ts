@@ -32,13 +32,6 @@ export function userHandle(user: User): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(String(user.id));
 }
 
-/** The account id a passkey's `userHandle` (base64url) names, or null. */
-export function userIdOfHandle(handle: unknown): number | null {
-  if (typeof handle !== 'string' || handle.length > 64) return null;
-  const text = Buffer.from(handle, 'base64url').toString('utf8');
-  return /^[1-9]\d{0,15}$/.test(text) ? Number(text) : null;
-}
-
 const descriptor = (a: WebAuthnAuthenticator) => ({ id: a.credentialId, transports: a.transports });
 
 export async function creationOptions(deps: Deps, user: User, existing: WebAuthnAuthenticator[], passwordless: boolean) {

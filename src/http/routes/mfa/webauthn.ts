@@ -148,7 +148,7 @@ export function webauthnRoutes(scope: FastifyInstance, deps: Deps): void {
         schema: {
           tags: login,
           summary: 'Log in with a passkey',
-          description: `The passkey's user handle names the account; a verified assertion logs it in with \`{"method":"mfa","type":"webauthn","passwordless":true}\` and no second factor (401 when email or phone verification holds the login). ${ASSERTION_ERRORS} \`account_inactive\`. 409 when already logged in.`,
+          description: `The passkey names the account it was registered to (by its credential id); a verified assertion logs it in with \`{"method":"mfa","type":"webauthn","passwordless":true}\` and no second factor (401 when email or phone verification holds the login). ${ASSERTION_ERRORS} \`account_inactive\`. 409 when already logged in.`,
           body: CredentialBody,
           response: authResponses(),
         },
