@@ -4,7 +4,8 @@ import { describeEachDatabase, type TestServer } from '../support/server.js';
 import { keyFromMail, nthMail, PASSWORD, uniqueEmail } from '../support/accounts.js';
 import { resetKeyFromMail } from '../account/helpers.js';
 import { totpAt } from '../mfa/support.js';
-import { allEvents, tracedClient, type TracedClient } from './support.js';
+import { jwtEnv, signUp } from '../tokens/support.js';
+import { allEvents, eventsOf, tracedClient, type TracedClient } from './support.js';
 import type { AuditEventRecord } from '../../src/store/audit-events.js';
 
 // Every security event of the HTTP API, each looked for right after the
@@ -160,5 +161,23 @@ describeEachDatabase('audit events of the API', { TRUSTED_PROXY_COUNT: '1' }, ({
 
     const trail = JSON.stringify(await allEvents(s));
     for (const secretValue of secrets) assert.ok(!trail.includes(secretValue), `the audit trail holds a secret the test used: ${secretValue.slice(0, 4)}...`);
+  });
+});
+
+describeEachDatabase('audit events of JWT refresh', { TRUSTED_PROXY_COUNT: '1', ...jwtEnv() }, ({ server }) => {
+  it('records a reused refresh token, revoking family and session, with who presented it', async () => {
+    const account = await signUp(server(), 'audit-reuse');
+    const client = await tracedClient(server(), 'app');
+    const first = await client.post('/tokens/refresh', { refresh_token: account.refreshToken });
+    assert.equal(first.status, 200);
+    const replay = await client.post('/tokens/refresh', { refresh_token: account.refreshToken });
+    assert.equal(replay.status, 400);
+    const [reused] = await eventsOf(server(), 'refresh_token.reused', account.userId);
+    assert.ok(reused, 'recorded');
+    assert.equal(reused.outcome, 'failure');
+    assert.equal(reused.ip, client.ip);
+    assert.equal(reused.userAgent, client.userAgent);
+    const trail = JSON.stringify(await allEvents(server()));
+    for (const token of [account.refreshToken, first.body.data.refresh_token, account.accessToken]) assert.ok(!trail.includes(token));
   });
 });
