@@ -111,10 +111,18 @@ export async function listDeliveries(conn: Conn, filter: { status?: DeliveryStat
   return rows.map(toDelivery);
 }
 
-/** Rows still to deliver (due now or later), for the backlog gauge. */
-export async function countPendingDeliveries(conn: Conn): Promise<number> {
-  const row = await conn.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * Rows still to deliver (due now or later, for the backlog gauge) and those
+ * due now: a read, so an idle sender takes no write lock and bumps no write
+ * counter (see db.ts) when there is nothing to claim.
+ */
+export async function pendingDeliveries(conn: Conn, now: number): Promise<{ pending: number; due: number }> {
+  const row = await conn
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.sum<number>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end()).as('due')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), due: Number(row.due ?? 0) };
 }
 
 /** Deletes up to `batch` delivered or failed rows finished before `cutoff`; pending ones are never swept. */

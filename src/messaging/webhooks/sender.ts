@@ -3,7 +3,7 @@ import type { WebhookSettings } from '../../config/audit.js';
 import type { Clock } from '../../flows/context.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Db } from '../../store/db.js';
-import { claimDueDeliveries, countPendingDeliveries, settleDelivery, type Delivery } from '../../store/webhook-deliveries.js';
+import { claimDueDeliveries, pendingDeliveries, settleDelivery, type Delivery } from '../../store/webhook-deliveries.js';
 import { signedHeaders } from './signature.js';
 import { retryDelayMs } from './retry-schedule.js';
 
@@ -81,11 +81,14 @@ export function startWebhookSender(deps: SenderDeps): WebhookSender {
 
   const runRound = async (): Promise<boolean> => {
     const now = deps.clock.now();
+    const { pending, due } = await pendingDeliveries(deps.db, now);
+    deps.metrics.webhookBacklog(pending);
+    if (due === 0) return false;
     const token = randomUUID();
     const claimed = await claimDueDeliveries(deps.db, { now, leaseUntil: now + leaseMs, token, limit: BATCH });
     await Promise.all(claimed.map((delivery) => deliver(deps, delivery, token)));
-    deps.metrics.webhookBacklog(await countPendingDeliveries(deps.db));
-    return claimed.length === BATCH;
+    // Straight on to the next round: more may be due, and the gauge is counted afresh.
+    return claimed.length > 0;
   };
   const tick = () => {
     round = runRound()
