@@ -21,6 +21,7 @@ import { countedMailer, countedSmsSender } from './observability/instrument.js';
 import { readinessProbe, type DependencyCheck } from './observability/readiness.js';
 import { metricsServer } from './observability/metrics-server.js';
 import { createSocialProviders } from './social/registry.js';
+import { startWebhookSender } from './messaging/webhooks/sender.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -34,6 +35,8 @@ export interface App {
   http: FastifyInstance;
   deps: Deps;
   log: Logger;
+  /** Sweeps expired records and the audit trail past its retention now, as the sweeper does every ten minutes. */
+  sweep(): Promise<void>;
   /** With METRICS_PORT: starts /metrics on its own port (resolves with its address); otherwise resolves with null. */
   listenMetrics(): Promise<AddressInfo | null>;
   close(): Promise<void>;
@@ -97,11 +100,30 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   // Flows log through the server's logger (with its bindings) once it exists.
   deps.log = http.log;
-  const stopSweeper = startSweeper(db, () => deps.clock.now(), (error) => {
-    const unavailable = asUnavailable(error);
-    if (unavailable) http.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'sweeping expired records failed; next round later');
-    else http.log.error({ err: error }, 'sweeping expired records failed');
-  });
+  const sweeper = startSweeper(
+    db,
+    () => deps.clock.now(),
+    (error) => {
+      const unavailable = asUnavailable(error);
+      if (unavailable) http.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'sweeping expired records failed; next round later');
+      else http.log.error({ err: error }, 'sweeping expired records failed');
+    },
+    { auditRetentionDays: config.audit.retentionDays },
+  );
+  const webhooks = config.audit.webhooks;
+  const sender = webhooks
+    ? startWebhookSender({
+        db,
+        settings: webhooks,
+        clock,
+        metrics,
+        onError: (error) => {
+          const unavailable = asUnavailable(error);
+          if (unavailable) http.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'webhook round failed; next round later');
+          else http.log.error({ err: error }, 'webhook round failed');
+        },
+      })
+    : null;
   return {
     http,
     deps,
@@ -112,8 +134,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       log.info({ host: address.address, port: address.port }, 'metrics listening');
       return address;
     },
+    sweep: () => sweeper.sweep(),
     async close() {
-      stopSweeper();
+      sweeper.stop();
+      // Before the database closes: the round in flight records its results.
+      await sender?.stop();
       await separateMetrics?.close();
       await http.close();
       await deps.mailer.close();

@@ -6,6 +6,7 @@ import { registerSessionCommands } from './commands/sessions.js';
 import { registerMigrateCommand } from './commands/migrate.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerAuthenticatorCommands } from './commands/authenticators.js';
+import { registerAuditCommands } from './commands/audit.js';
 
 /** The version in the checkout's package.json, the nearest above this file (under src/ or a build's output folder). */
 function packageVersion(): string {
@@ -20,7 +21,7 @@ function packageVersion(): string {
 export function buildProgram(): Command {
   const program = new Command('headless-auth')
     .description(
-      'Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations and imports.\n' +
+      'Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports and the audit trail.\n' +
         'Reads the same settings as the server (DATABASE_URL, ACCOUNT_PASSWORD_MIN_LENGTH, ...) from the environment.',
     )
     .version(packageVersion())
@@ -34,5 +35,6 @@ export function buildProgram(): Command {
   registerAuthenticatorCommands(program);
   registerMigrateCommand(program);
   registerImportCommands(program);
+  registerAuditCommands(program);
   return program;
 }

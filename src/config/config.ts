@@ -13,6 +13,7 @@ import { readSocialSettings, type SocialSettings } from './social.js';
 import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js';
 import { readDependencySettings, type DependencySettings } from './dependencies.js';
 import { readMfaSettings, type MfaSettings } from './mfa.js';
+import { readAuditSettings, type AuditSettings } from './audit.js';
 
 export { ConfigError };
 
@@ -76,6 +77,8 @@ export interface Config {
   httpSecurity: HttpSecuritySettings;
   /** Second factors: MFA_*. */
   mfa: MfaSettings;
+  /** AUDIT_RETENTION_DAYS and the webhooks (WEBHOOK_*). */
+  audit: AuditSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -234,6 +237,7 @@ export function loadConfig(env: Env): Config {
     operations: readOperations(env, host),
     social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
     httpSecurity: readHttpSecurity(env),
+    audit: readAuditSettings(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

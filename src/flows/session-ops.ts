@@ -8,6 +8,8 @@ import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
 import type { Config } from '../config/config.js';
 import { loginStage } from './mfa/login-stage.js';
+import { inTransaction } from '../store/all-or-nothing.js';
+import { loginDetail, methodOf, recordEvent } from './audit.js';
 
 // Session transitions shared by the flows. A login always issues a fresh key
 // (session fixation), keeping the row so the session keeps its id.
@@ -93,11 +95,13 @@ export async function finishLogin(
   methods: AuthMethod[],
   opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow; keepKey?: boolean } = {},
 ): Promise<AuthState | null> {
-  const conn = opts.conn ?? deps.db;
-  const state = await writeSession(deps, ctx, conn, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow, opts.keepKey);
-  if (!state) return null;
-  await recordLogin(conn, user.id, ctx.now);
-  return { ...state, user };
+  return inTransaction(opts.conn ?? deps.db, async (tx) => {
+    const state = await writeSession(deps, ctx, tx, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow, opts.keepKey);
+    if (!state) return null;
+    await recordLogin(tx, user.id, ctx.now);
+    await recordEvent(deps, tx, ctx, 'login.succeeded', { userId: user.id, detail: loginDetail(methods) });
+    return { ...state, user };
+  });
 }
 
 /** Writes the session's state (creating the session if there is none), with a new key unless `keepKey`. */
@@ -122,9 +126,13 @@ async function writeSession(
 }
 
 /** Adds a method to an authenticated session (reauthentication). */
-export async function addMethod(deps: Deps, session: Session, method: AuthMethod): Promise<Session> {
+export async function addMethod(deps: Deps, ctx: RequestContext, session: Session, method: AuthMethod): Promise<Session> {
   const methods = [...session.methods, method];
-  await updateSessionState(deps.db, session.id, { userId: session.userId, methods, flow: session.flow });
+  await inTransaction(deps.db, async (tx) => {
+    await updateSessionState(tx, session.id, { userId: session.userId, methods, flow: session.flow });
+    const detail = method.method === 'mfa' ? { method: methodOf(method), authenticator: method.type } : { method: methodOf(method) };
+    await recordEvent(deps, tx, ctx, 'reauthenticated', { userId: session.userId, detail });
+  });
   return { ...session, methods };
 }
 
@@ -136,7 +144,14 @@ export async function cycleKey(deps: Deps, conn: Conn, session: Session): Promis
 }
 
 export async function endSession(deps: Deps, ctx: RequestContext): Promise<AuthState> {
-  if (ctx.session) await deleteSession(deps.db, ctx.session.id);
+  const { session } = ctx;
+  if (session) {
+    await inTransaction(deps.db, async (tx) => {
+      await deleteSession(tx, session.id);
+      // Only a logged-in session's end is a logout; an abandoned pending flow is not an event.
+      if (session.userId !== null) await recordEvent(deps, tx, ctx, 'logout', { userId: session.userId });
+    });
+  }
   return { session: null, user: null, sessionEnded: true };
 }
 

@@ -17,6 +17,8 @@ export interface Metrics {
   query(seconds: number): void;
   tokenRefresh(outcome: 'success' | 'failure'): void;
   refreshTokenReuse(): void;
+  webhookDelivery(outcome: 'delivered' | 'retry' | 'failed'): void;
+  webhookBacklog(pending: number): void;
 }
 
 /** Figures read at scrape time, so the hot path pays nothing for them. */
@@ -35,6 +37,8 @@ export const disabledMetrics: Metrics = {
   query: noop,
   tokenRefresh: noop,
   refreshTokenReuse: noop,
+  webhookDelivery: noop,
+  webhookBacklog: noop,
 };
 
 // Requests range from a cached session lookup (well under a millisecond) to
@@ -62,6 +66,14 @@ export function createMetrics(sources: MetricSources): Metrics {
   const queries = new Histogram({ name: 'db_query_duration_seconds', help: 'Database query time', buckets: QUERY_BUCKETS, registers });
   const refreshes = new Counter({ name: 'auth_token_refreshes_total', help: 'Refresh-token requests by outcome', labelNames: ['outcome'] as const, registers });
   const reuse = new Counter({ name: 'auth_refresh_token_reuse_total', help: 'Rotated refresh tokens presented again (their token family and session were revoked)', registers });
+  const webhookAttempts = new Counter({
+    name: 'auth_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (failed, tried again later) or failed (out of attempts)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const webhookBacklog = new Gauge({ name: 'auth_webhook_outbox_backlog', help: 'Webhook deliveries not yet delivered nor failed, as this instance last counted', registers });
+  for (const outcome of ['delivered', 'retry', 'failed'] as const) webhookAttempts.inc({ outcome }, 0);
   for (const result of ['sent', 'failed'] as const) {
     mails.inc({ result }, 0);
     sms.inc({ result }, 0);
@@ -100,5 +112,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     query: (seconds) => queries.observe(seconds),
     tokenRefresh: (outcome) => refreshes.inc({ outcome }),
     refreshTokenReuse: () => reuse.inc(),
+    webhookDelivery: (outcome) => webhookAttempts.inc({ outcome }),
+    webhookBacklog: (pending) => webhookBacklog.set(pending),
   };
 }

@@ -1,4 +1,4 @@
-import type { Db, Tx } from './db.js';
+import type { Conn, Db, Tx } from './db.js';
 
 /**
  * Runs `work` in a transaction that commits when it returns a value and
@@ -16,4 +16,12 @@ export async function allOrNothing<T>(db: Db, work: (tx: Tx) => Promise<T | null
     await tx.rollback().execute();
     throw error;
   }
+}
+
+/**
+ * Runs `work` in the caller's transaction when `conn` is one, else in a new
+ * one: for writes that must commit with whatever the caller already does.
+ */
+export function inTransaction<T>(conn: Conn, work: (tx: Conn) => Promise<T>): Promise<T> {
+  return conn.isTransaction ? work(conn) : conn.transaction().execute(work);
 }

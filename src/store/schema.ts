@@ -199,4 +199,36 @@ export interface Database {
   social_login_states: SocialLoginStatesTable;
   social_token_uses: SocialTokenUsesTable;
   import_records: ImportRecordsTable;
+  audit_events: AuditEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** Security events; `user_id` is kept after the user is deleted. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  occurred_at: number;
+  type: string;
+  user_id: number | null;
+  ip: string;
+  user_agent: string;
+  outcome: string;
+  /** JSON object: method, provider, reason, actor, ... never a secret. */
+  detail: string;
+}
+
+/** The webhook outbox: one row per event and target URL. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  url: string;
+  /** The JSON body, as sent. */
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_token: string | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { User } from '../domain/user.js';
-import { writeVersion, type Db } from '../store/db.js';
+import { writeVersion, type Db, type Tx } from '../store/db.js';
 import type { Clock, Logger } from '../flows/context.js';
 import type { Metrics } from '../observability/metrics.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
@@ -15,6 +15,7 @@ import { sidCodec } from './sid.js';
 import { secretRing } from '../security/signing.js';
 import { sessionTokenStrategy } from './session-token-strategy.js';
 import type { JwtStrategyOptions, LiveSession, TokenStrategy, TokenSubject } from './strategy.js';
+import { recordEvent } from '../flows/audit.js';
 
 export interface JwtStrategyDeps {
   config: Config;
@@ -111,7 +112,7 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
       return { access_token, refresh_token: refresh.token };
     },
 
-    async refreshToken(presented) {
+    async refreshToken(presented, client) {
       const now = deps.clock.now();
       const claims = await verifyToken(keys, presented, 'refresh', now);
       if (!claims) return null;
@@ -124,7 +125,9 @@ export function createJwtStrategy(deps: JwtStrategyDeps, keys: SigningKeys, opti
       if (!settings.rotateRefreshToken) return { access_token: await mintAccessToken(subject) };
 
       const successor = await mintRefreshToken(subject);
-      const rotation = await rotateRefreshToken(deps.db, record, presented, successor, { now, graceMs: settings.refreshTokenReuseGrace * 1000 });
+      const source = { ip: client?.ip ?? '', userAgent: client?.userAgent ?? '', now };
+      const onReuse = (tx: Tx) => recordEvent(deps, tx, source, 'refresh_token.reused', { userId: live.user.id, outcome: 'failure' });
+      const rotation = await rotateRefreshToken(deps.db, record, presented, successor, { now, graceMs: settings.refreshTokenReuseGrace * 1000, onReuse });
       if (rotation.kind === 'reused') {
         deps.metrics.refreshTokenReuse();
         deps.log.warn({ sessionId: record.sessionId, userId: live.user.id }, 'refresh token reused: token family and session revoked');

@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import {
   claimRefreshToken,
   deleteExpiredRefreshTokens,
@@ -30,7 +30,7 @@ export async function rotateRefreshToken(
   record: RefreshTokenRecord,
   presented: string,
   successor: Successor,
-  opts: { now: number; graceMs: number },
+  opts: { now: number; graceMs: number; /** Written in the revoking transaction (the audit event). */ onReuse?: (tx: Tx) => Promise<void> },
 ): Promise<Rotation> {
   const { now, graceMs } = opts;
   if (record.usedAt === null) {
@@ -50,6 +50,7 @@ export async function rotateRefreshToken(
   await db.transaction().execute(async (tx) => {
     await deleteRefreshTokenFamily(tx, record.familyId);
     await deleteSession(tx, record.sessionId);
+    await opts.onReuse?.(tx);
   });
   return { kind: 'reused' };
 }

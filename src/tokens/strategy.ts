@@ -45,8 +45,8 @@ export interface TokenStrategy {
   createAccessToken?(subject: TokenSubject): Promise<string | null>;
   /** The tokens put in meta when a session becomes authenticated, or null for none. */
   createAccessTokenPayload(subject: TokenSubject): Promise<AccessTokenPayload | null>;
-  /** A new pair for a refresh token, or null when it is not (or no longer) valid. */
-  refreshToken(refreshToken: string): Promise<TokenPair | null>;
+  /** A new pair for a refresh token, or null when it is not (or no longer) valid. `client`: who presented it, for the audit trail. */
+  refreshToken(refreshToken: string, client?: { ip: string; userAgent: string }): Promise<TokenPair | null>;
   /**
    * Optional, beyond the five operations: resolves the access token of an
    * `Authorization: <scheme> <token>` header. 'gone' means a genuine token

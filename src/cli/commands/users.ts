@@ -8,6 +8,7 @@ import { setPassword } from '../users/password.js';
 import { setActive } from '../users/activation.js';
 import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
 import { deleteUser, listUserOverviews } from '../../store/users.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('create, find, change and delete users');
@@ -106,7 +107,9 @@ export function registerUserCommands(program: Command): void {
       runCommand(command, async (ctx) => {
         const user = await resolveUser(ctx.db, ref);
         await confirm(`Delete user ${user.id} (${user.username ?? user.email ?? 'no name'}) for good?`, opts.yes);
-        await deleteUser(ctx.db, user.id);
+        await ctx.db.transaction().execute(async (tx) => {
+          if (await deleteUser(tx, user.id)) await recordEvent(ctx, tx, cliSource(ctx.now()), 'account.deleted', { userId: user.id });
+        });
         return { json: { user_id: user.id, deleted: true }, text: `user ${user.id} deleted` };
       }),
     );

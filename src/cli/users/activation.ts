@@ -2,6 +2,7 @@ import type { CliContext } from '../context.js';
 import type { User } from '../../domain/user.js';
 import { setUserActive } from '../../store/users.js';
 import { endSessions } from '../sessions/manage.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 /**
  * Disables or enables login. Disabling also ends every session of the user,
@@ -12,6 +13,8 @@ export async function setActive(ctx: CliContext, user: User, active: boolean): P
   const now = ctx.now();
   return ctx.db.transaction().execute(async (tx) => {
     await setUserActive(tx, user.id, active);
-    return active ? 0 : endSessions(tx, user.id, 'all', now);
+    const ended = active ? 0 : await endSessions(tx, user.id, 'all', now);
+    await recordEvent(ctx, tx, cliSource(now), active ? 'account.enabled' : 'account.disabled', { userId: user.id, detail: active ? {} : { sessions: ended } });
+    return ended;
   });
 }

@@ -5,6 +5,7 @@ import { emailError, normalizeEmail, passwordErrors, usernameError } from '../..
 import { hashPassword } from '../../security/passwords.js';
 import { findEmailAddress } from '../../store/email-addresses.js';
 import { createUser, usernameExists } from '../../store/users.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 export interface NewAccount {
   email?: string;
@@ -40,6 +41,7 @@ export async function createAccount(ctx: CliContext, input: NewAccount): Promise
     const made = await createUser(tx, { username: username ?? null, email: email ?? null, emailVerified: input.verified, passwordHash, now: ctx.now() });
     // Taken between the check and the insert, by a signup that had not committed.
     if (!made) throw CliError.fromFields([{ code: email ? 'email_taken' : 'username_taken', param: email ? 'email' : 'username' }]);
+    await recordEvent(ctx, tx, cliSource(ctx.now()), 'signup', { userId: made.userId, detail: { ...(email ? { email } : {}) } });
     return made.userId;
   });
 }

@@ -5,6 +5,7 @@ import { passwordErrors } from '../../flows/validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { setPasswordHash } from '../../store/users.js';
 import { endSessions } from '../sessions/manage.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 /**
  * Sets a user's password under the password policy. Like a reset, it ends the
@@ -18,6 +19,8 @@ export async function setPassword(ctx: CliContext, user: User, password: string,
   const now = ctx.now();
   return ctx.db.transaction().execute(async (tx) => {
     await setPasswordHash(tx, user.id, hash, now);
-    return keepSessions ? 0 : endSessions(tx, user.id, 'all', now);
+    const ended = keepSessions ? 0 : await endSessions(tx, user.id, 'all', now);
+    await recordEvent(ctx, tx, cliSource(now), 'password.changed', { userId: user.id, detail: { sessions: ended } });
+    return ended;
   });
 }

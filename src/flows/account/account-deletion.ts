@@ -4,6 +4,7 @@ import { deleteUserSessions } from '../../store/sessions.js';
 import { deleteUser } from '../../store/users.js';
 import { recordAccountDeletion } from '../../store/account-deletions.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
+import { recordEvent } from '../audit.js';
 
 /**
  * DELETE /account (beyond the reference): the user deletes their own
@@ -22,6 +23,7 @@ export async function deleteAccount(deps: Deps, ctx: RequestContext): Promise<Ou
     await deleteUserSessions(tx, user.id, null);
     if (await deleteUser(tx, user.id)) {
       await recordAccountDeletion(tx, { userId: user.id, now: ctx.now, ip: ctx.ip, userAgent: ctx.userAgent });
+      await recordEvent(deps, tx, ctx, 'account.deleted', { userId: user.id });
     }
   });
   deps.log.info({ userId: user.id }, 'account deleted by its user');

@@ -1,6 +1,7 @@
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
 import { deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
+import { recordEvent } from '../audit.js';
 
 // GET|DELETE /auth/sessions: the signed-in user's sessions, to review and end.
 
@@ -17,7 +18,11 @@ export async function endSessions(deps: Deps, ctx: RequestContext, ids: number[]
   const own = new Set((await listUserSessions(deps.db, user.id, ctx.now)).map((s) => s.id));
   const unknown = ids.find((id) => !own.has(id));
   if (unknown !== undefined) return invalid({ code: 'invalid_choice', param: 'sessions', message: `Select a valid choice. ${unknown} is not one of the available choices.` });
-  await deleteUserSessionsById(deps.db, user.id, [...new Set(ids)]);
+  const ending = [...new Set(ids)];
+  await deps.db.transaction().execute(async (tx) => {
+    await deleteUserSessionsById(tx, user.id, ending);
+    await recordEvent(deps, tx, ctx, 'session.revoked', { userId: user.id, detail: { sessions: ending.length } });
+  });
   if (ids.includes(session.id)) return { kind: 'auth', session: null, user: null, sessionEnded: true };
   return listSessions(deps, ctx);
 }

@@ -13,6 +13,7 @@ import { sendLoginCodeSms } from '../../messaging/sms/notices.js';
 import { markPhoneVerified } from '../../store/phones.js';
 import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { addressOwner } from '../email/address-owner.js';
+import { recordEvent, recordFailure } from '../audit.js';
 
 // Passwordless login: a code goes to the recipient and the session holds a
 // pending login_by_code flow until it comes back. The flow names its
@@ -86,10 +87,14 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
   if (!session || !flow) return conflict;
   const verdict = await checkFlowCode(deps, session, flow, code, deps.config.account.loginByCode.maxAttempts, ctx.now);
   if (verdict === 'gone') return conflict;
-  if (verdict === 'wrong') return invalid({ code: 'incorrect_code', param: 'code' });
+  if (verdict === 'wrong') {
+    await recordFailure(deps, ctx, 'login.failed', flow.userId, 'invalid_code', { method: 'code' });
+    return invalid({ code: 'incorrect_code', param: 'code' });
+  }
   const user = await findUserById(deps.db, flow.userId!);
   if (!user?.isActive) {
     await dropFlow(deps, session);
+    if (user) await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'code' });
     return conflict;
   }
   return deps.db.transaction().execute(async (tx): Promise<Outcome> => {
@@ -98,7 +103,9 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
     // The code reached the address, which proves it belongs to the user.
     if ('email' in flow.recipient) {
       const address = await findEmailAddress(tx, flow.recipient.email);
-      if (address?.userId === user.id) await markEmailVerified(tx, address.id);
+      if (address?.userId === user.id && (await markEmailVerified(tx, address.id))) {
+        await recordEvent(deps, tx, ctx, 'email.verified', { userId: user.id, detail: { email: address.email, method: 'code' } });
+      }
     } else {
       await markPhoneVerified(tx, user.id, flow.recipient.phone);
     }

@@ -11,6 +11,7 @@ import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { findUserByPhone } from '../../store/phones.js';
 import { parsePhone } from '../phone/phone-number.js';
 import { phoneStage } from '../phone/phone-verification.js';
+import { recordFailure } from '../audit.js';
 
 export interface LoginInput {
   email?: string;
@@ -46,23 +47,34 @@ function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
 export async function login(deps: Deps, ctx: RequestContext, input: LoginInput): Promise<Outcome> {
   if (ctx.user) return conflict;
   const perIp = await deps.limiter.consume('login', { ip: ctx.ip });
-  if (!perIp.ok) return { kind: 'rate_limited', retryAfterSeconds: perIp.retryAfterSeconds };
+  if (!perIp.ok) {
+    await recordFailure(deps, ctx, 'login.failed', null, 'rate_limited', { method: 'password' });
+    return { kind: 'rate_limited', retryAfterSeconds: perIp.retryAfterSeconds };
+  }
   const id = identify(deps, input);
   if ('kind' in id) return id;
 
   const subject = { ip: ctx.ip, key: id.value };
   const attempt = await deps.limiter.consume('login_failed', subject);
-  if (!attempt.ok) return invalid({ code: 'too_many_login_attempts' });
+  if (!attempt.ok) {
+    await recordFailure(deps, ctx, 'login.failed', null, 'rate_limited', { method: 'password', identifier: id.value });
+    return invalid({ code: 'too_many_login_attempts' });
+  }
 
   const user =
     id.by === 'email' ? await findUserByEmail(deps.db, id.value) : id.by === 'phone' ? await findUserByPhone(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
   const verdict = await verifyPassword(input.password, user?.passwordHash ?? null);
   if (!user || !verdict.ok) {
+    // Written for an unknown account as for a known one, so the two still cost the same.
+    await recordFailure(deps, ctx, 'login.failed', user?.id ?? null, user ? 'invalid_password' : 'unknown_user', { method: 'password', identifier: id.value });
     return invalid({ code: `${id.by}_password_mismatch`, param: 'password' });
   }
   // Only failures count, as in the reference: an office behind one NAT logs in all day.
   await deps.limiter.succeeded('login_failed', subject);
-  if (!user.isActive) return invalid({ code: 'account_inactive' });
+  if (!user.isActive) {
+    await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'password', identifier: id.value });
+    return invalid({ code: 'account_inactive' });
+  }
   if (verdict.needsRehash) await setPasswordHash(deps.db, user.id, await hashPassword(input.password), null);
 
   const at = nowSeconds(ctx.now);

@@ -14,6 +14,8 @@ import { beginVerification, decoyVerification, prepareVerification } from '../em
 import { dropFlow, logIn, startPendingFlow } from '../session-ops.js';
 import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
+import { recordEvent } from '../audit.js';
+import type { AuditFailureReason } from '../../domain/audit-event.js';
 
 export interface SignupInput {
   email?: string;
@@ -91,6 +93,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
     created = await deps.db.transaction().execute(async (tx) => {
       const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now });
       if (made && input.phone) await insertPhone(tx, { userId: made.userId, phone: input.phone, verified: false, now: ctx.now });
+      if (made) await recordEvent(deps, tx, ctx, 'signup', { userId: made.userId, detail: signupDetail(input, passkey) });
       return made;
     });
   } catch (error) {
@@ -112,7 +115,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
       emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? start : null);
     } catch (error) {
       // No mail, no account: the visitor can simply sign up again.
-      await deleteUser(deps.db, user.id);
+      await undoSignup(deps, ctx, user.id, 'mail_unavailable');
       deps.log.error({ err: error }, 'verification mail failed; signup rolled back');
       return mailUnavailable;
     }
@@ -124,12 +127,26 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   const phonePending = input.phone ? await phoneStage(deps, ctx, user, start) : null;
   if (phonePending) {
     // No SMS (or rate-limited), no account: as with mail, signing up again works.
-    if (phonePending.kind !== 'auth') await deleteUser(deps.db, user.id);
+    if (phonePending.kind !== 'auth') await undoSignup(deps, ctx, user.id, phonePending.kind === 'unavailable' ? 'sms_unavailable' : 'rate_limited');
     return phonePending;
   }
   // Optional verification by code: logged in, with the code still pending.
   if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, start, { pendingFlow: emailFlow }))! };
   return { kind: 'auth', ...(await logIn(deps, ctx, user, start))! };
+}
+
+function signupDetail(input: SignupInput, passkey: boolean) {
+  return { method: passkey ? ('passkey' as const) : ('password' as const), ...(input.email ? { email: input.email } : {}), ...(input.phone ? { phone: input.phone } : {}) };
+}
+
+/**
+ * Takes back a signup whose next stage could not start (no mail, no SMS):
+ * the account goes, and the trail says so next to its signup event.
+ */
+export async function undoSignup(deps: Deps, ctx: RequestContext, userId: number, reason: AuditFailureReason): Promise<void> {
+  await deps.db.transaction().execute(async (tx) => {
+    if (await deleteUser(tx, userId)) await recordEvent(deps, tx, ctx, 'account.deleted', { userId, detail: { reason } });
+  });
 }
 
 /**
@@ -148,6 +165,7 @@ async function signupPendingVerification(deps: Deps, ctx: RequestContext, input:
     // Inserted without a look first: a taken address runs the same statements and leaves nothing.
     const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now });
     if (!created) return { created, secret: null, state: await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email), tx) };
+    await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: signupDetail(input, 'signup' in start && start.signup === 'passkey') });
     const target = { userId: created.userId, emailAddressId: created.emailAddressId!, email };
     const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login: start };
     const prepared = await prepareVerification(deps, ctx, flow, mailing.ok, tx);
@@ -161,7 +179,7 @@ async function signupPendingVerification(deps: Deps, ctx: RequestContext, input:
       await sendEmailVerification(deps, email, secret);
     } catch (error) {
       // No mail, no account and no pending flow: the visitor can simply sign up again.
-      await deleteUser(deps.db, created.userId);
+      await undoSignup(deps, ctx, created.userId, 'mail_unavailable');
       if (state.newSessionKey) await deleteSession(deps.db, state.session!.id);
       else await dropFlow(deps, state.session!);
       deps.log.error({ err: error }, 'verification mail failed; signup rolled back');

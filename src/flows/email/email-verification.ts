@@ -12,6 +12,7 @@ import { sendEmailVerification } from '../../messaging/notices.js';
 import { logIn } from '../session-ops.js';
 import { settleVerifiedAddress } from './verified-address.js';
 import type { Conn } from '../../store/db.js';
+import { recordEvent } from '../audit.js';
 
 // Email verification by link (a one-time key in the database) or by code
 // (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
@@ -138,7 +139,10 @@ export async function verifyEmail(deps: Deps, ctx: RequestContext, key: string):
 
 async function completeVerification(deps: Deps, ctx: RequestContext, emailAddressId: number, flow: VerifyEmailFlow | null): Promise<Outcome> {
   return deps.db.transaction().execute(async (tx) => {
-    await markEmailVerified(tx, emailAddressId);
+    if (await markEmailVerified(tx, emailAddressId)) {
+      const address = await findEmailAddressById(tx, emailAddressId);
+      if (address) await recordEvent(deps, tx, ctx, 'email.verified', { userId: address.userId, detail: { email: address.email } });
+    }
     await settleVerifiedAddress(deps.config, tx, emailAddressId);
     // Read the user again: verifying may have changed its primary address.
     const current: AuthState = { session: ctx.session, user: ctx.user && (await findUserById(tx, ctx.user.id)) };

@@ -18,6 +18,7 @@ import { sendVerification } from './email-verification.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { sendNotice } from '../notice.js';
 import { mfaBlocksNewAddress } from '../mfa/authenticators.js';
+import { recordEvent } from '../audit.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
 // authentication when ACCOUNT_REAUTHENTICATION_REQUIRED is on; all but the
@@ -89,7 +90,9 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     : await deps.db.transaction().execute(async (tx) => {
         const primary = addresses.find((a) => a.primary);
         if (changeEmail && primary) await deleteOtherEmailAddresses(tx, user.id, primary.id, { onlyUnverified: true });
-        return insertEmailAddress(tx, { userId: user.id, email, primary: addresses.length === 0, now: ctx.now });
+        const inserted = await insertEmailAddress(tx, { userId: user.id, email, primary: addresses.length === 0, now: ctx.now });
+        if (inserted) await recordEvent(deps, tx, ctx, 'email.added', { userId: user.id, detail: { email } });
+        return inserted;
       });
   if (!added) {
     // Taken, possibly by a signup a moment ago.
@@ -104,7 +107,10 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     await startVerification(deps, ctx, session, added, allowed.ok);
   } catch (e) {
     deps.log.error({ err: e }, 'verification mail failed; address not added');
-    await deleteEmailAddress(deps.db, added.id);
+    await deps.db.transaction().execute(async (tx) => {
+      await deleteEmailAddress(tx, added.id);
+      await recordEvent(deps, tx, ctx, 'email.removed', { userId: user.id, detail: { email, reason: 'mail_unavailable' } });
+    });
     return mailUnavailable;
   }
   return list(deps, user.id);
@@ -140,7 +146,10 @@ export async function removeEmailAddress(deps: Deps, ctx: RequestContext, raw: s
   if (!isAddress(address)) return address;
   const addresses = await listUserEmailAddresses(deps.db, caller.user.id);
   if (address.primary || addresses.length <= 1) return invalid({ code: 'cannot_remove_primary_email', param: 'email' });
-  await deleteEmailAddress(deps.db, address.id);
+  await deps.db.transaction().execute(async (tx) => {
+    await deleteEmailAddress(tx, address.id);
+    await recordEvent(deps, tx, ctx, 'email.removed', { userId: caller.user.id, detail: { email: address.email } });
+  });
   return list(deps, caller.user.id);
 }
 
@@ -153,7 +162,10 @@ export async function markPrimaryEmailAddress(deps: Deps, ctx: RequestContext, r
   if (!address.primary) {
     const addresses = await listUserEmailAddresses(deps.db, caller.user.id);
     if (!address.verified && addresses.some((a) => a.verified)) return invalid({ code: 'unverified_primary_email', param: 'email' });
-    await deps.db.transaction().execute((tx) => setPrimaryEmailAddress(tx, caller.user.id, address.id));
+    await deps.db.transaction().execute(async (tx) => {
+      await setPrimaryEmailAddress(tx, caller.user.id, address.id);
+      await recordEvent(deps, tx, ctx, 'email.primary_changed', { userId: caller.user.id, detail: { email: address.email } });
+    });
   }
   return list(deps, caller.user.id);
 }

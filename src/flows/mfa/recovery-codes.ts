@@ -6,6 +6,7 @@ import { deleteAuthenticators, findAuthenticator, insertRecoveryCodes, listAuthe
 import { newRecoverySeed } from '../../security/recovery-codes.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator } from './authenticators.js';
+import { recordEvent } from '../audit.js';
 
 // GET|POST /account/authenticators/recovery-codes. The codes derive from a
 // seed sealed at rest; a used code is a bit in the authenticator's mask.
@@ -50,6 +51,7 @@ export async function regenerateRecoveryCodes(deps: Deps, ctx: RequestContext): 
   await deps.db.transaction().execute(async (tx) => {
     await deleteAuthenticators(tx, user.id, old);
     await ensureRecoveryCodes(deps, tx, user.id, ctx.now);
+    await recordEvent(deps, tx, ctx, 'recovery_codes.regenerated', { userId: user.id });
   });
   const codes = await findAuthenticator(deps.db, user.id, 'recovery_codes');
   if (!codes) return notFound;

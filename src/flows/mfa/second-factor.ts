@@ -5,6 +5,7 @@ import { allOrNothing } from '../../store/all-or-nothing.js';
 import { matchCode, spendCode, spendMatch, underFailedLoginLimit, type Limited } from './code-check.js';
 import { isStage, passSecondFactor, pendingStage } from './login-stages.js';
 import { trustCookieValue } from './trust.js';
+import { recordFailure } from '../audit.js';
 
 // POST /auth/2fa/authenticate, /auth/2fa/reauthenticate and /auth/2fa/trust:
 // a typed code (TOTP or recovery code) as the second step of a login or as
@@ -31,7 +32,10 @@ export async function authenticateWithCode(deps: Deps, ctx: RequestContext, code
       (await spendMatch(deps, tx, match, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id, type }) : null,
     );
   });
-  if (!result.ok) return refused(result);
+  if (!result.ok) {
+    await recordFailure(deps, ctx, 'login.failed', stage.user.id, result.locked ? 'rate_limited' : 'invalid_code', { method: 'mfa' });
+    return refused(result);
+  }
   return { kind: 'auth', ...result.value };
 }
 
@@ -40,8 +44,11 @@ export async function reauthenticateWithCode(deps: Deps, ctx: RequestContext, co
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
   const result = await underFailedLoginLimit(deps, ctx, user.id, () => spendCode(deps, deps.db, user.id, code, ctx.now));
-  if (!result.ok) return refused(result);
-  const updated = await addMethod(deps, session, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: result.value.type });
+  if (!result.ok) {
+    await recordFailure(deps, ctx, 'reauthenticated', user.id, result.locked ? 'rate_limited' : 'invalid_code', { method: 'mfa' });
+    return refused(result);
+  }
+  const updated = await addMethod(deps, ctx, session, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: result.value.type });
   return { kind: 'auth', session: updated, user };
 }
 

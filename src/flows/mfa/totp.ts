@@ -11,6 +11,7 @@ import { normalizeCode } from '../../security/secrets.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from './authenticators.js';
 import { ensureRecoveryCodes } from './recovery-codes.js';
+import { recordEvent } from '../audit.js';
 
 // GET|POST|DELETE /account/authenticators/totp. Setting up: every GET offers
 // a new secret, kept (sealed) with the session; a code of the latest one
@@ -69,6 +70,7 @@ export async function activateTotp(deps: Deps, ctx: RequestContext, code: string
     const totp = await insertTotp(tx, user.id, deps.atRest.seal(secret, sealContext('totp', user.id)), ctx.now);
     if (!totp) return null;
     await ensureRecoveryCodes(deps, tx, user.id, ctx.now);
+    await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: user.id, detail: { authenticator: 'totp' } });
     return totp;
   });
   // Already active (a parallel activation won, or TOTP was on before): the reference would fail on its unique index.
@@ -88,6 +90,7 @@ export async function deactivateTotp(deps: Deps, ctx: RequestContext): Promise<O
   await deps.db.transaction().execute(async (tx) => {
     await deleteAuthenticators(tx, user.id, [totp.id]);
     await deleteDanglingRecoveryCodes(tx, user.id);
+    await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'totp' } });
   });
   return { kind: 'ok' };
 }

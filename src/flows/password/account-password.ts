@@ -7,6 +7,7 @@ import { deleteUserSessions } from '../../store/sessions.js';
 import { sendPasswordChanged } from '../../messaging/notices.js';
 import { addMethod, cycleKey, nowSeconds } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
+import { recordEvent, recordFailure } from '../audit.js';
 
 /** POST /auth/reauthenticate: proves the password again for sensitive actions. */
 export async function reauthenticate(deps: Deps, ctx: RequestContext, password: string): Promise<Outcome> {
@@ -15,8 +16,11 @@ export async function reauthenticate(deps: Deps, ctx: RequestContext, password: 
   const limit = await deps.limiter.consume('reauthenticate', { ip: ctx.ip, userId: user.id });
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
   const verdict = await verifyPassword(password, user.passwordHash);
-  if (!verdict.ok) return invalid({ code: 'incorrect_password', param: 'password' });
-  const updated = await addMethod(deps, session, { method: 'password', at: nowSeconds(ctx.now), reauthenticated: true });
+  if (!verdict.ok) {
+    await recordFailure(deps, ctx, 'reauthenticated', user.id, 'invalid_password', { method: 'password' });
+    return invalid({ code: 'incorrect_password', param: 'password' });
+  }
+  const updated = await addMethod(deps, ctx, session, { method: 'password', at: nowSeconds(ctx.now), reauthenticated: true });
   return { kind: 'auth', session: updated, user };
 }
 
@@ -48,6 +52,7 @@ export async function changePassword(deps: Deps, ctx: RequestContext, input: Cha
   const newKey = await deps.db.transaction().execute(async (tx) => {
     await setPasswordHash(tx, user.id, hash, ctx.now);
     await deleteUserSessions(tx, user.id, session.id);
+    await recordEvent(deps, tx, ctx, 'password.changed', { userId: user.id });
     return cycleKey(deps, tx, session);
   });
   if (user.email) {

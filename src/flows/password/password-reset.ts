@@ -7,6 +7,7 @@ import { hashPassword } from '../../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
 import { issueResetKey, readResetKey } from './reset-key.js';
 import { addressOwner } from '../email/address-owner.js';
+import { recordEvent } from '../audit.js';
 import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
 import { findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
@@ -117,7 +118,14 @@ export async function describePasswordReset(deps: Deps, ctx: RequestContext, key
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
   const proof = await prove(deps, ctx, key);
   if (!isProof(proof)) return proof;
-  if (proof.by === 'code' && proof.emailAddressId !== null) await markEmailVerified(deps.db, proof.emailAddressId);
+  const { emailAddressId } = proof;
+  if (proof.by === 'code' && emailAddressId !== null) {
+    await deps.db.transaction().execute(async (tx) => {
+      if (await markEmailVerified(tx, emailAddressId)) {
+        await recordEvent(deps, tx, ctx, 'email.verified', { userId: proof.user.id, detail: { method: 'password_reset', ...(proof.email ? { email: proof.email } : {}) } });
+      }
+    });
+  }
   return { kind: 'password_reset_info', user: proof.user };
 }
 
@@ -142,7 +150,10 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
   const outcome = await deps.db.transaction().execute(async (tx): Promise<Outcome> => {
     const spent = await spendProofSettingPassword(tx, ctx, proof, hash);
     if (spent !== null) return spent;
-    if (proof.emailAddressId !== null) await markEmailVerified(tx, proof.emailAddressId);
+    await recordEvent(deps, tx, ctx, 'password.reset', { userId: user.id, detail: { method: proof.by === 'key' ? 'password_reset' : 'code' } });
+    if (proof.emailAddressId !== null && (await markEmailVerified(tx, proof.emailAddressId))) {
+      await recordEvent(deps, tx, ctx, 'email.verified', { userId: user.id, detail: { method: 'password_reset', ...(proof.email ? { email: proof.email } : {}) } });
+    }
     // A code texted to the number proves the number, as a mailed one proves the address.
     if (proof.by === 'code' && proof.flow.phone) await markPhoneVerified(tx, user.id, proof.flow.phone);
     await deleteUserSessions(tx, user.id, ctx.session?.id ?? null);

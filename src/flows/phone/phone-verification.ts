@@ -9,6 +9,7 @@ import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { sendPhoneTakenSms, sendPhoneVerificationSms } from '../../messaging/sms/notices.js';
 import { logIn, startPendingFlow } from '../session-ops.js';
+import { recordEvent } from '../audit.js';
 
 // Phone numbers are verified by a code sent by SMS, in the session's pending
 // verify_phone flow: as a stage of signup and login (the login completes once
@@ -116,6 +117,7 @@ async function completeChange(deps: Deps, ctx: RequestContext, session: Session,
       const owner = await findPhoneNumber(tx, flow.phone);
       if (owner && owner.userId !== user.id) return conflict;
       await setVerifiedPhone(tx, user.id, flow.phone, ctx.now);
+      await recordEvent(deps, tx, ctx, 'phone.changed', { userId: user.id, detail: { phone: flow.phone } });
       return { kind: 'auth', session: { ...session, flow: null, flowAttempts: 0 }, user };
     });
   } catch (error) {

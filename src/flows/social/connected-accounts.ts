@@ -5,6 +5,7 @@ import { deleteSocialAccount, listUserSocialAccounts, type SocialAccount } from 
 import { listUserEmailAddresses } from '../../store/email-addresses.js';
 import { findUserById, lockUser } from '../../store/users.js';
 import { providerView } from '../../social/views.js';
+import { recordEvent } from '../audit.js';
 
 // GET and DELETE /account/providers: the user's connected provider accounts,
 // and disconnecting one unless it is the last way to log in.
@@ -48,6 +49,7 @@ export async function disconnectProviderAccount(deps: Deps, ctx: RequestContext,
       }
     }
     await deleteSocialAccount(tx, target.id);
+    await recordEvent(deps, tx, ctx, 'social.disconnected', { userId: user.id, detail: { provider: target.provider } });
     return null;
   });
   return refused ?? listProviderAccounts(deps, ctx);

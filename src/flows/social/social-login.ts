@@ -11,6 +11,7 @@ import { dropFlow } from '../session-ops.js';
 import { storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { socialSignup, type SocialLogin } from './social-signup.js';
+import { recordEvent } from '../audit.js';
 
 // What a verified provider login leads to, after either flow (redirect or
 // token): the reference's rules for login, linking and connecting.
@@ -85,7 +86,10 @@ async function acceptEmailAuthentication(deps: Deps, ctx: RequestContext, user: 
     }
     if (deps.config.social.emailAuthenticationAutoConnect) {
       const account = await insertSocialAccount(tx, { userId: user.id, provider: login.app.id, uid: login.identity.uid, extraData: login.identity.extraData, now: ctx.now });
-      if (account) await storeProviderTokens(deps, tx, account.id, login.tokens, ctx.now);
+      if (account) {
+        await storeProviderTokens(deps, tx, account.id, login.tokens, ctx.now);
+        await recordEvent(deps, tx, ctx, 'social.connected', { userId: user.id, detail: { provider: login.app.id, email } });
+      }
     }
   });
 }
@@ -96,7 +100,11 @@ async function connect(deps: Deps, ctx: RequestContext, provider: Provider, logi
   const { app, identity } = login;
   let account = await findSocialAccount(deps.db, app.id, identity.uid);
   if (!account) {
-    account = await insertSocialAccount(deps.db, { userId: user.id, provider: app.id, uid: identity.uid, extraData: identity.extraData, now: ctx.now });
+    account = await deps.db.transaction().execute(async (tx) => {
+      const inserted = await insertSocialAccount(tx, { userId: user.id, provider: app.id, uid: identity.uid, extraData: identity.extraData, now: ctx.now });
+      if (inserted) await recordEvent(deps, tx, ctx, 'social.connected', { userId: user.id, detail: { provider: app.id } });
+      return inserted;
+    });
     // Connected to someone meanwhile: the unique constraint decided.
     account ??= await findSocialAccount(deps.db, app.id, identity.uid);
   }

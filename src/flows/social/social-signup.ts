@@ -4,13 +4,14 @@ import type { User } from '../../domain/user.js';
 import type { SocialApp } from '../../social/app.js';
 import type { Identity, ProviderTokens } from '../../social/provider-type.js';
 import { conflict, forbidden, invalid, type FieldError, type Outcome } from '../outcome.js';
-import { createUser, deleteUser, findUserById, usernameExists } from '../../store/users.js';
+import { createUser, findUserById, usernameExists } from '../../store/users.js';
 import { findEmailAddress, insertEmailAddress, markEmailVerified } from '../../store/email-addresses.js';
 import { insertSocialAccount } from '../../store/social-accounts.js';
 import { updateSessionState } from '../../store/sessions.js';
 import type { Tx } from '../../store/db.js';
 import { startPendingFlow } from '../session-ops.js';
-import { answerForTakenEmail } from '../auth/signup.js';
+import { answerForTakenEmail, undoSignup } from '../auth/signup.js';
+import { recordEvent } from '../audit.js';
 import { emailError, normalizeEmail, usernameError } from '../validate.js';
 import { openPendingTokens, sealPendingTokens, storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
@@ -95,7 +96,7 @@ async function createAndAuthenticate(deps: Deps, ctx: RequestContext, login: Soc
   const after = claim && ctx.session ? { ...ctx, session: { ...ctx.session, flow: null } } : ctx;
   const outcome = await socialAuthenticate(deps, after, user, socialMethod(ctx, app.id, identity.uid), { signup: true });
   // No verification mail, no account: signing in again starts over.
-  if (outcome.kind === 'unavailable') await deleteUser(deps.db, user.id);
+  if (outcome.kind === 'unavailable') await undoSignup(deps, ctx, user.id, 'mail_unavailable');
   return outcome;
 }
 
@@ -130,6 +131,7 @@ async function createSocialUser(
   const account = await insertSocialAccount(tx, { userId: created.userId, provider: app.id, uid: identity.uid, extraData: identity.extraData, now: ctx.now });
   if (!account) throw new Taken('account');
   await storeProviderTokens(deps, tx, account.id, login.tokens, ctx.now);
+  await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: { method: 'social', provider: app.id, ...(email ? { email } : {}) } });
   return (await findUserById(tx, created.userId))!;
 }
 

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import type { Deps } from '../../flows/context.js';
 import { refreshSession, refreshTokens } from '../../flows/tokens/token-refresh.js';
 import { send } from '../render.js';
+import { requestContext } from '../client-auth.js';
 import { authResponses, errorRef } from '../schemas.js';
 
 // Token endpoints of spec 4.10, registered for the app client only.
@@ -57,7 +58,7 @@ export function tokenRoutes(scope: FastifyInstance, deps: Deps): void {
         response: { 200: TokenPairResponse, 400: errorRef },
       },
     },
-    async (request, reply) => send(deps, request, reply, await refreshTokens(deps, request.body)),
+    async (request, reply) => send(deps, request, reply, await refreshTokens(deps, requestContext(request, deps), request.body)),
   );
   app.post(
     '/auth/session',
@@ -71,7 +72,7 @@ export function tokenRoutes(scope: FastifyInstance, deps: Deps): void {
         response: authResponses(),
       },
     },
-    async (request, reply) => send(deps, request, reply, await refreshSession(deps, request.body)),
+    async (request, reply) => send(deps, request, reply, await refreshSession(deps, requestContext(request, deps), request.body)),
   );
   const jwks = deps.tokens.jwks?.();
   if (jwks) {

@@ -6,6 +6,7 @@ import * as m004 from './004_phone_numbers.js';
 import * as m006 from './006_mfa.js';
 import * as m007 from './007_social.js';
 import * as m009 from './009_import_records.js';
+import * as m010 from './010_audit.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '006_mfa': m006,
   '007_social': m007,
   '009_import_records': m009,
+  '010_audit': m010,
 };

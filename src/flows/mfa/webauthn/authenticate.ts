@@ -9,6 +9,7 @@ import { isStage, passSecondFactor, pendingStage } from '../login-stages.js';
 import { heldChallenge, holdChallenge, request } from './ceremony.js';
 import { requestOptions } from './relying-party.js';
 import { recordKeyUse, useKey, verifyKeyUse } from './assertion.js';
+import { recordFailure } from '../../audit.js';
 
 // GET|POST /auth/webauthn/authenticate (the second factor of a login) and
 // /auth/webauthn/reauthenticate (a fresh proof for sensitive actions), with
@@ -42,7 +43,10 @@ export async function secondFactorWithKey(deps: Deps, ctx: RequestContext, crede
       (await recordKeyUse(tx, challenge, use, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: use.key.id, type: 'webauthn' }) : null,
     );
   });
-  if (!result.ok) return refused(result.locked);
+  if (!result.ok) {
+    await recordFailure(deps, ctx, 'login.failed', stage.user.id, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'webauthn' });
+    return refused(result.locked);
+  }
   return { kind: 'auth', ...result.value };
 }
 
@@ -62,7 +66,10 @@ export async function reauthenticateWithKey(deps: Deps, ctx: RequestContext, cre
   const result = await underFailedLoginLimit(deps, ctx, user.id, async () =>
     challenge ? useKey(deps, challenge, credential, user.id, { requireUserVerification: false, now: ctx.now }) : null,
   );
-  if (!result.ok) return refused(result.locked);
-  const updated = await addMethod(deps, session, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', reauthenticated: true });
+  if (!result.ok) {
+    await recordFailure(deps, ctx, 'reauthenticated', user.id, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'webauthn' });
+    return refused(result.locked);
+  }
+  const updated = await addMethod(deps, ctx, session, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', reauthenticated: true });
   return { kind: 'auth', session: updated, user };
 }

@@ -9,6 +9,7 @@ import { describeAuthenticator, unverifiedAddressBlocks } from '../authenticator
 import { ensureRecoveryCodes } from '../recovery-codes.js';
 import { creation, heldChallenge, holdChallenge } from './ceremony.js';
 import { creationOptions, verifyCreation } from './relying-party.js';
+import { recordEvent } from '../../audit.js';
 
 // GET|POST|PUT|DELETE /account/authenticators/webauthn: security keys and
 // passkeys of a logged-in account. Every one needs a recent authentication.
@@ -58,6 +59,7 @@ export async function addWebAuthn(deps: Deps, ctx: RequestContext, input: { name
     if (!(await takeChallenge(tx, challenge))) return null;
     const authenticator = await insertWebAuthn(tx, { userId: user.id, name: name || defaultName(count), ...made, now: ctx.now });
     if (!authenticator) return null;
+    await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: user.id, detail: { authenticator: 'webauthn', authenticator_id: authenticator.id, ...(authenticator.passwordless ? { method: 'passkey' as const } : {}) } });
     return { authenticator, recoveryCodes: await ensureRecoveryCodes(deps, tx, user.id, ctx.now) };
   });
   // Used meanwhile, or a credential already registered (to anyone).
@@ -91,6 +93,7 @@ export async function removeWebAuthnKeys(deps: Deps, ctx: RequestContext, ids: n
   await deps.db.transaction().execute(async (tx) => {
     await deleteAuthenticators(tx, user.id, ids);
     await deleteDanglingRecoveryCodes(tx, user.id);
+    for (const id of ids) await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'webauthn', authenticator_id: id } });
   });
   return { kind: 'ok' };
 }

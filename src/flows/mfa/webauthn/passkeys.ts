@@ -12,6 +12,7 @@ import { isStage, pendingStage } from '../login-stages.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, requestOptions, verifyCreation } from './relying-party.js';
 import { useKey } from './assertion.js';
+import { recordEvent, recordFailure } from '../../audit.js';
 
 // Passkeys as the only factor: login without a username
 // (MFA_PASSKEY_LOGIN_ENABLED) and signup without a password
@@ -41,9 +42,16 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
   const challenge = await heldChallenge(deps, ctx, 'webauthn_login', null);
   if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
   const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));
-  if (!result.ok) return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
+  if (!result.ok) {
+    // The handle names an account only if its signature verified; otherwise it is just what was sent.
+    await recordFailure(deps, ctx, 'login.failed', null, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'passkey' });
+    return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
+  }
   const user = await findUserById(deps.db, userId);
-  if (!user?.isActive) return invalid({ code: 'account_inactive' });
+  if (!user?.isActive) {
+    if (user) await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'passkey' });
+    return invalid({ code: 'account_inactive' });
+  }
   return completeLogin(deps, ctx, user, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', passwordless: true }, user.email);
 }
 
@@ -72,7 +80,9 @@ export async function completePasskeySignup(deps: Deps, ctx: RequestContext, inp
   if (!challenge || !made) return invalid({ code: 'incorrect_code' });
   const state = await allOrNothing(deps.db, async (tx) => {
     if (!(await takeChallenge(tx, challenge))) return null;
-    if (!(await insertWebAuthn(tx, { userId: stage.user.id, name, ...made, now: ctx.now }))) return null;
+    const passkey = await insertWebAuthn(tx, { userId: stage.user.id, name, ...made, now: ctx.now });
+    if (!passkey) return null;
+    await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: stage.user.id, detail: { authenticator: 'webauthn', method: 'passkey' } });
     return finishLogin(deps, ctx, stage.user, stage.flow.methods, { conn: tx, expectFlow: stage.flow });
   });
   if (!state) return invalid({ code: 'incorrect_code' });

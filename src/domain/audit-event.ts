@@ -1,0 +1,61 @@
+import type { AuthenticatorType } from './authenticator.js';
+
+// Security events as the audit table, the CLI and webhooks name them: stable
+// dotted names, never renamed once shipped.
+
+export const AUDIT_EVENT_TYPES = [
+  'login.succeeded',
+  'login.failed',
+  'logout',
+  'signup',
+  'password.changed',
+  'password.reset',
+  'email.added',
+  'email.verified',
+  'email.removed',
+  'email.primary_changed',
+  'phone.changed',
+  'authenticator.added',
+  'authenticator.removed',
+  'recovery_codes.regenerated',
+  'session.revoked',
+  'refresh_token.reused',
+  'account.disabled',
+  'account.enabled',
+  'account.deleted',
+  'social.connected',
+  'social.disconnected',
+  'reauthenticated',
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** How the user proved who they are (or tried to). */
+export type AuditMethod = 'password' | 'code' | 'password_reset' | 'mfa' | 'social' | 'webauthn' | 'passkey' | 'signup';
+
+/** Why an attempt failed. */
+export type AuditFailureReason = 'invalid_password' | 'unknown_user' | 'invalid_code' | 'invalid_credential' | 'rate_limited' | 'inactive' | 'mail_unavailable' | 'sms_unavailable';
+
+/**
+ * What an event may say beyond who, when and where. A closed set of fields,
+ * none of which can hold a password, code, key or token.
+ */
+export interface AuditDetail {
+  method?: AuditMethod;
+  /** The second factor a login passed, besides its first. */
+  mfa?: AuthenticatorType;
+  /** A social provider's id. */
+  provider?: string;
+  authenticator?: AuthenticatorType;
+  /** A security key's id, as the API and CLI list it. */
+  authenticator_id?: number;
+  reason?: AuditFailureReason;
+  /** Who acted when not the user themselves: `cli` for the admin command line. */
+  actor?: 'cli';
+  /** An address the event concerns, as the user typed or has it. */
+  email?: string;
+  phone?: string;
+  /** What a failed login named the account by (an address, a username or a number), as typed. */
+  identifier?: string;
+  /** Sessions ended by the event. */
+  sessions?: number;
+}

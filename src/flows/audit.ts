@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config/config.js';
+import type { AuthMethod } from '../domain/session.js';
+import type { AuditDetail, AuditEventType, AuditFailureReason, AuditMethod } from '../domain/audit-event.js';
+import type { Conn } from '../store/db.js';
+import { inTransaction } from '../store/all-or-nothing.js';
+import { insertAuditEvent } from '../store/audit-events.js';
+import { insertDeliveries } from '../store/webhook-deliveries.js';
+
+// Recording security events. Each is written on the connection of the change
+// it reports, so it commits and rolls back with it; with webhooks on, its
+// outbox rows go into the same transaction, so a committed event is always
+// delivered eventually and a rolled-back one never.
+
+/** Where an event comes from: a request (IP, user agent), or the admin CLI. */
+export interface AuditSource {
+  ip: string;
+  userAgent: string;
+  now: number;
+  actor?: 'cli';
+}
+
+export interface EventFields {
+  userId: number | null;
+  outcome?: 'success' | 'failure';
+  detail?: AuditDetail;
+}
+
+export async function recordEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
+  const detail: AuditDetail = { ...fields.detail, ...(source.actor ? { actor: source.actor } : {}) };
+  const event = {
+    eventId: `evt_${randomUUID().replaceAll('-', '')}`,
+    occurredAt: source.now,
+    type,
+    userId: fields.userId,
+    ip: source.ip,
+    userAgent: source.userAgent,
+    outcome: fields.outcome ?? 'success',
+    detail,
+  };
+  const webhooks = deps.config.audit.webhooks;
+  if (!webhooks?.events.has(type)) return insertAuditEvent(conn, event);
+  const payload = JSON.stringify({
+    type,
+    timestamp: new Date(event.occurredAt).toISOString(),
+    data: { id: event.eventId, user_id: event.userId, ip: event.ip, user_agent: event.userAgent, outcome: event.outcome, detail },
+  });
+  await inTransaction(conn, async (tx) => {
+    await insertAuditEvent(tx, event);
+    await insertDeliveries(tx, event.eventId, webhooks.urls, payload, source.now);
+  });
+}
+
+/** A failed attempt: no change to commit with, so the event is written on its own. */
+export function recordFailure(deps: { config: Config; db: Conn }, source: AuditSource, type: AuditEventType, userId: number | null, reason: AuditFailureReason, detail: AuditDetail = {}): Promise<void> {
+  return recordEvent(deps, deps.db, source, type, { userId, outcome: 'failure', detail: { ...detail, reason } });
+}
+
+/** The name an event gives a proof of identity. */
+export function methodOf(method: AuthMethod): AuditMethod {
+  if (method.method === 'socialaccount') return 'social';
+  if (method.method === 'mfa') return method.passwordless ? 'passkey' : 'mfa';
+  return method.method;
+}
+
+/** What a completed login records: its first factor, the second if any, and the provider of a social one. */
+export function loginDetail(methods: AuthMethod[]): AuditDetail {
+  const [first] = methods;
+  if (!first) return { method: 'signup' };
+  const second = methods.find((m, i) => i > 0 && m.method === 'mfa');
+  return {
+    method: methodOf(first),
+    ...(first.method === 'socialaccount' ? { provider: first.provider } : {}),
+    ...(second?.method === 'mfa' ? { mfa: second.type } : {}),
+  };
+}
+
+/** The admin command line as a source: no address or user agent, the actor says who. */
+export function cliSource(now: number): AuditSource {
+  return { ip: '', userAgent: '', now, actor: 'cli' };
+}

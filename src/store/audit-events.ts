@@ -1,0 +1,71 @@
+import type { Conn, Db } from './db.js';
+
+// The audit_events table: security events, newest first when listed.
+
+export interface AuditEventRecord {
+  id: number;
+  eventId: string;
+  occurredAt: number;
+  type: string;
+  userId: number | null;
+  ip: string;
+  userAgent: string;
+  outcome: 'success' | 'failure';
+  detail: object;
+}
+
+export type NewAuditEvent = Omit<AuditEventRecord, 'id'>;
+
+export async function insertAuditEvent(conn: Conn, event: NewAuditEvent): Promise<void> {
+  await conn
+    .insertInto('audit_events')
+    .values({
+      event_id: event.eventId,
+      occurred_at: event.occurredAt,
+      type: event.type,
+      user_id: event.userId,
+      ip: event.ip,
+      user_agent: event.userAgent,
+      outcome: event.outcome,
+      detail: JSON.stringify(event.detail),
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  userId?: number;
+  types?: string[];
+  /** Milliseconds: only events at or after this time. */
+  since?: number;
+  /** Only events with a lower id (the next page of a listing). */
+  beforeId?: number;
+  limit: number;
+}
+
+/** Matching events, newest first. */
+export async function listAuditEvents(conn: Conn, filter: AuditFilter): Promise<AuditEventRecord[]> {
+  let query = conn.selectFrom('audit_events').selectAll();
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.types?.length) query = query.where('type', 'in', filter.types);
+  if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  const rows = await query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.event_id,
+    occurredAt: r.occurred_at,
+    type: r.type,
+    userId: r.user_id,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    outcome: r.outcome as AuditEventRecord['outcome'],
+    detail: JSON.parse(r.detail) as object,
+  }));
+}
+
+/** Deletes up to `batch` events older than `cutoff`; answers how many went. */
+export async function deleteAuditEventsBefore(db: Db, cutoff: number, batch: number): Promise<number> {
+  const oldest = db.selectFrom('audit_events').select('id').where('occurred_at', '<', cutoff).orderBy('occurred_at').limit(batch);
+  const result = await db.deleteFrom('audit_events').where('id', 'in', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
