@@ -47,10 +47,9 @@ function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
 export async function login(deps: Deps, ctx: RequestContext, input: LoginInput): Promise<Outcome> {
   if (ctx.user) return conflict;
   const perIp = await deps.limiter.consume('login', { ip: ctx.ip });
-  if (!perIp.ok) {
-    await recordFailure(deps, ctx, 'login.failed', null, 'rate_limited', { method: 'password' });
-    return { kind: 'rate_limited', retryAfterSeconds: perIp.retryAfterSeconds };
-  }
+  // Refused before any account is named: counted in the metrics, not written
+  // to the trail, so a flood over this limit costs no database write.
+  if (!perIp.ok) return { kind: 'rate_limited', retryAfterSeconds: perIp.retryAfterSeconds };
   const id = identify(deps, input);
   if ('kind' in id) return id;
 

@@ -43,7 +43,7 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
   if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
   const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));
   if (!result.ok) {
-    // The handle names an account only if its signature verified; otherwise it is just what was sent.
+    // The credential names an account only if its signature verified; otherwise it is just what was sent.
     await recordFailure(deps, ctx, 'login.failed', null, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'passkey' });
     return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
   }
