@@ -9,6 +9,7 @@ import { PASSWORD, keyFromMail, nthMail, uniqueEmail } from '../support/accounts
 import { sample, scrape } from '../support/metrics.js';
 import { openWebAuthnPage, startWebAuthnServer, type WebAuthnPage } from './webauthn-page.js';
 import { eventsOf, UserTrail, type Origin } from '../audit/support.js';
+import { listAuthenticators } from '../../src/store/mfa-authenticators.js';
 
 // Security keys and passkeys in real Chromium with the DevTools virtual
 // authenticator: registration, the second factor, reauthentication, passkey
@@ -127,12 +128,14 @@ for (const { kind, skip } of await databaseKinds()) {
         const removed = await web.call('browser', 'DELETE', '/account/authenticators/webauthn', { authenticators: [added.data.id] });
         assert.deepEqual(removed.body, { status: 200 });
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data.map((a: any) => a.type), ['recovery_codes', 'webauthn']);
+        const codesId = (await listAuthenticators(server.app.deps.db, trail.userId)).find((a) => a.type === 'recovery_codes')!.id;
         await web.call('browser', 'DELETE', '/account/authenticators/webauthn', { authenticators: [passkey.added.data.id] });
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data, [], 'the recovery codes went with the last key');
         await trail.expect(
           server.clock.now(),
           { type: 'authenticator.removed', from, detail: { authenticator: 'webauthn', authenticator_id: added.data.id } },
           { type: 'authenticator.removed', from, detail: { authenticator: 'webauthn', authenticator_id: passkey.added.data.id } },
+          { type: 'authenticator.removed', from, detail: { authenticator: 'recovery_codes', authenticator_id: codesId } },
         );
       }));
 
