@@ -36,6 +36,13 @@ export type AuditMethod = 'password' | 'code' | 'password_reset' | 'mfa' | 'soci
 export type AuditFailureReason = 'invalid_password' | 'unknown_user' | 'invalid_code' | 'invalid_credential' | 'rate_limited' | 'inactive' | 'mail_unavailable' | 'sms_unavailable';
 
 /**
+ * Why a change happened that the user did not ask for as such: an address
+ * replaced under ACCOUNT_CHANGE_EMAIL, a password wiped because a social
+ * login took the account over by an address nobody had verified.
+ */
+export type AuditChangeReason = 'replaced' | 'unverified_email';
+
+/**
  * What an event may say beyond who, when and where. A closed set of fields,
  * none of which can hold a password, code, key or token.
  */
@@ -48,7 +55,7 @@ export interface AuditDetail {
   authenticator?: AuthenticatorType;
   /** A security key's id, as the API and CLI list it. */
   authenticator_id?: number;
-  reason?: AuditFailureReason;
+  reason?: AuditFailureReason | AuditChangeReason;
   /** Who acted when not the user themselves: `cli` for the admin command line. */
   actor?: 'cli';
   /** An address the event concerns, as the user typed or has it. */

@@ -88,15 +88,21 @@ export async function insertEmailAddress(
   return row ? toEmailAddress(row) : null;
 }
 
-export async function deleteEmailAddress(conn: Conn, id: number): Promise<void> {
-  await conn.deleteFrom('email_addresses').where('id', '=', id).execute();
+/** Deletes an address; false when it was already gone. */
+export async function deleteEmailAddress(conn: Conn, id: number): Promise<boolean> {
+  const result = await conn.deleteFrom('email_addresses').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
-/** Deletes the user's addresses other than `keepId`, e.g. the old one once a change is verified. */
-export async function deleteOtherEmailAddresses(conn: Conn, userId: number, keepId: number, opts: { onlyUnverified?: boolean } = {}): Promise<void> {
+/**
+ * Deletes the user's addresses other than `keepId`, e.g. the old one once a
+ * change is verified. Answers the addresses deleted, for their events.
+ */
+export async function deleteOtherEmailAddresses(conn: Conn, userId: number, keepId: number, opts: { onlyUnverified?: boolean } = {}): Promise<string[]> {
   let query = conn.deleteFrom('email_addresses').where('user_id', '=', userId).where('id', '!=', keepId);
   if (opts.onlyUnverified) query = query.where('verified', '=', 0).where('is_primary', '=', 0);
-  await query.execute();
+  const rows = await query.returning('email').execute();
+  return rows.map((r) => r.email);
 }
 
 /** Makes `id` the user's one primary address; run in a transaction. */

@@ -134,16 +134,18 @@ export async function deleteAuthenticators(conn: Conn, userId: number, ids: numb
   return Number(result.numDeletedRows);
 }
 
-/** Recovery codes alone protect nothing: they go once no TOTP or WebAuthn authenticator is left. */
-export async function deleteDanglingRecoveryCodes(conn: Conn, userId: number): Promise<void> {
-  await conn
+/** Recovery codes alone protect nothing: they go once no TOTP or WebAuthn authenticator is left. Answers the ids that went. */
+export async function deleteDanglingRecoveryCodes(conn: Conn, userId: number): Promise<number[]> {
+  const rows = await conn
     .deleteFrom('mfa_authenticators')
     .where('user_id', '=', userId)
     .where('type', '=', 'recovery_codes')
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('mfa_authenticators as other').select('other.id').where('other.user_id', '=', userId).where('other.type', '<>', 'recovery_codes'))),
     )
+    .returning('id')
     .execute();
+  return rows.map((r) => r.id);
 }
 
 /**

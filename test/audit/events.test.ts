@@ -7,6 +7,7 @@ import { totpAt } from '../mfa/support.js';
 import { jwtEnv, signUp } from '../tokens/support.js';
 import { allEvents, eventsOf, tracedClient, type TracedClient } from './support.js';
 import type { AuditEventRecord } from '../../src/store/audit-events.js';
+import { listAuthenticators } from '../../src/store/mfa-authenticators.js';
 
 // Every security event of the HTTP API, each looked for right after the
 // action that causes it: its type, user, address, user agent, outcome and
@@ -139,8 +140,13 @@ describeEachDatabase('audit events of the API', { TRUSTED_PROXY_COUNT: '1' }, ({
     assert.equal((await app.delete('/auth/sessions', { sessions: [other.id] })).status, 200);
     await expectEvents({ type: 'session.revoked', userId, client: app, detail: { sessions: 1 } });
 
+    const codesId = (await listAuthenticators(s.app.deps.db, userId)).find((a) => a.type === 'recovery_codes')!.id;
     assert.equal((await app.delete('/account/authenticators/totp')).status, 200);
-    await expectEvents({ type: 'authenticator.removed', userId, client: app, detail: { authenticator: 'totp' } });
+    // The recovery codes, which alone protect nothing, go with the last second factor.
+    await expectEvents(
+      { type: 'authenticator.removed', userId, client: app, detail: { authenticator: 'totp' } },
+      { type: 'authenticator.removed', userId, client: app, detail: { authenticator: 'recovery_codes', authenticator_id: codesId } },
+    );
 
     // A password reset by link, from a client that is not logged in.
     const visitor = await tracedClient(s, 'browser');

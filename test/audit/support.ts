@@ -46,6 +46,63 @@ export async function eventsOf(server: TestServer, type: string, userId?: number
   return (await listAuditEvents(server.app.deps.db, { types: [type], userId, limit: 100_000 })).reverse();
 }
 
+/** Where an event says it came from: a traced client, or the admin CLI (no address or user agent). */
+export type Origin = { ip: string; userAgent: string };
+export const CLI: Origin = { ip: '', userAgent: '' };
+
+export interface ExpectedEvent {
+  type: string;
+  from: Origin;
+  outcome?: 'success' | 'failure';
+  detail: Record<string, unknown>;
+}
+
+/**
+ * One user's trail, read in the order the events were written. `expect`
+ * takes the events since its last call, which must be exactly `expected`,
+ * and checks each: type, user, address, user agent, outcome, detail and a
+ * time within a minute of `now` (the server's clock, or the real one for
+ * the CLI).
+ */
+export class UserTrail {
+  private seen = 0;
+
+  constructor(
+    private readonly server: TestServer,
+    readonly userId: number,
+  ) {}
+
+  private async all(): Promise<AuditEventRecord[]> {
+    return (await listAuditEvents(this.server.app.deps.db, { userId: this.userId, limit: 100_000 })).sort((a, b) => a.id - b.id);
+  }
+
+  /** Passes over the events so far: those of the setup a test does not look at. */
+  async skip(): Promise<void> {
+    this.seen = (await this.all()).length;
+  }
+
+  async expect(now: number, ...expected: ExpectedEvent[]): Promise<AuditEventRecord[]> {
+    const all = await this.all();
+    const events = all.slice(this.seen);
+    this.seen = all.length;
+    assert.deepEqual(
+      events.map((e) => e.type),
+      expected.map((e) => e.type),
+    );
+    expected.forEach((want, i) => {
+      const got = events[i]!;
+      assert.equal(got.userId, this.userId, `${want.type}: user`);
+      assert.equal(got.ip, want.from.ip, `${want.type}: ip`);
+      assert.equal(got.userAgent, want.from.userAgent, `${want.type}: user agent`);
+      assert.equal(got.outcome, want.outcome ?? 'success', `${want.type}: outcome`);
+      assert.deepEqual(got.detail, want.detail, `${want.type}: detail`);
+      assert.match(got.eventId, /^evt_[0-9a-f]{32}$/);
+      assert.ok(Math.abs(got.occurredAt - now) < 60_000, `${want.type}: time`);
+    });
+    return events;
+  }
+}
+
 export async function deliveriesOf(server: TestServer): Promise<Delivery[]> {
   return listDeliveries(server.app.deps.db, { limit: 100_000 });
 }

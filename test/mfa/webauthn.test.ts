@@ -8,6 +8,8 @@ import { browserSkipReason, launchBrowser } from '../support/browser.js';
 import { PASSWORD, keyFromMail, nthMail, uniqueEmail } from '../support/accounts.js';
 import { sample, scrape } from '../support/metrics.js';
 import { openWebAuthnPage, startWebAuthnServer, type WebAuthnPage } from './webauthn-page.js';
+import { eventsOf, UserTrail, type Origin } from '../audit/support.js';
+import { listAuthenticators } from '../../src/store/mfa-authenticators.js';
 
 // Security keys and passkeys in real Chromium with the DevTools virtual
 // authenticator: registration, the second factor, reauthentication, passkey
@@ -42,6 +44,20 @@ async function loginsCounted(server: TestServer, method: string, outcome: string
   return sample(await scrape(server.baseUrl), 'auth_logins_total', { method, outcome });
 }
 
+/** The page's logged-in user, and its trail from now on. */
+async function trailOf(server: TestServer, web: WebAuthnPage): Promise<UserTrail> {
+  const session = await web.call('browser', 'GET', '/auth/session');
+  assert.equal(session.status, 200, JSON.stringify(session.body));
+  const trail = new UserTrail(server, session.body.data.user.id);
+  await trail.skip();
+  return trail;
+}
+
+/** Where the page's requests come from, as the audit trail should record them. */
+async function originOf(web: WebAuthnPage): Promise<Origin> {
+  return { ip: '127.0.0.1', userAgent: await web.page.evaluate(() => navigator.userAgent) };
+}
+
 function methodsOf(body: any): unknown[] {
   return body.data.methods.map((m: any) => ({ method: m.method, ...(m.type ? { type: m.type } : {}), ...(m.passwordless ? { passwordless: true } : {}), ...(m.reauthenticated ? { reauthenticated: true } : {}) }));
 }
@@ -72,7 +88,10 @@ for (const { kind, skip } of await databaseKinds()) {
     it('adds, lists, renames and removes security keys and passkeys', () =>
       withPage(async (web) => {
         await browserAccount(server, web);
+        const trail = await trailOf(server, web);
+        const from = await originOf(web);
         const { added, options, credential: first } = await addKey(web, false);
+        await trail.expect(server.clock.now(), { type: 'authenticator.added', from, detail: { authenticator: 'webauthn', authenticator_id: added.data.id } });
         assert.equal(options.publicKey.rp.id, 'localhost');
         assert.equal(options.publicKey.authenticatorSelection.residentKey, 'discouraged');
         assert.deepEqual(options.publicKey.extensions, { credProps: true });
@@ -92,6 +111,7 @@ for (const { kind, skip } of await databaseKinds()) {
         assert.equal(passkey.added.data.name, 'Backup key');
         assert.equal(passkey.added.data.is_passwordless, true);
         assert.deepEqual(passkey.added.meta, { recovery_codes_generated: false });
+        await trail.expect(server.clock.now(), { type: 'authenticator.added', from, detail: { authenticator: 'webauthn', authenticator_id: passkey.added.data.id, method: 'passkey' } });
 
         const list = await web.call('browser', 'GET', '/account/authenticators');
         assert.deepEqual(list.body.data.map((a: any) => a.type), ['webauthn', 'recovery_codes', 'webauthn']);
@@ -108,8 +128,15 @@ for (const { kind, skip } of await databaseKinds()) {
         const removed = await web.call('browser', 'DELETE', '/account/authenticators/webauthn', { authenticators: [added.data.id] });
         assert.deepEqual(removed.body, { status: 200 });
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data.map((a: any) => a.type), ['recovery_codes', 'webauthn']);
+        const codesId = (await listAuthenticators(server.app.deps.db, trail.userId)).find((a) => a.type === 'recovery_codes')!.id;
         await web.call('browser', 'DELETE', '/account/authenticators/webauthn', { authenticators: [passkey.added.data.id] });
         assert.deepEqual((await web.call('browser', 'GET', '/account/authenticators')).body.data, [], 'the recovery codes went with the last key');
+        await trail.expect(
+          server.clock.now(),
+          { type: 'authenticator.removed', from, detail: { authenticator: 'webauthn', authenticator_id: added.data.id } },
+          { type: 'authenticator.removed', from, detail: { authenticator: 'webauthn', authenticator_id: passkey.added.data.id } },
+          { type: 'authenticator.removed', from, detail: { authenticator: 'recovery_codes', authenticator_id: codesId } },
+        );
       }));
 
     it('asks for a key as the second factor, on both clients, and reauthenticates with it', () =>
@@ -158,6 +185,8 @@ for (const { kind, skip } of await databaseKinds()) {
       withPage(async (web) => {
         const email = await browserAccount(server, web);
         await addKey(web, true);
+        const trail = await trailOf(server, web);
+        const from = await originOf(web);
         await web.call('browser', 'DELETE', '/auth/session');
         const config = await web.call('app', 'GET', '/config');
         assert.deepEqual(config.body.data.mfa, { supported_types: ['recovery_codes', 'totp', 'webauthn'], passkey_login_enabled: true });
@@ -179,6 +208,13 @@ for (const { kind, skip } of await databaseKinds()) {
           if (client === 'browser') await web.call('browser', 'DELETE', '/auth/session');
         }
         assert.equal((await loginsCounted(server, 'passkey', 'success')) - countedBefore, 2);
+        await trail.expect(
+          server.clock.now(),
+          { type: 'logout', from, detail: {} },
+          { type: 'login.succeeded', from, detail: { method: 'passkey' } },
+          { type: 'login.succeeded', from, detail: { method: 'passkey' } },
+          { type: 'logout', from, detail: {} },
+        );
       }));
 
     it('refuses a passkey login without user verification', () =>
@@ -193,6 +229,14 @@ for (const { kind, skip } of await databaseKinds()) {
         const refused = await web.call('browser', 'POST', '/auth/webauthn/login', { credential });
         assert.equal(refused.status, 400);
         assert.deepEqual(refused.body.errors.map((e: any) => [e.code, e.param]), [['incorrect_code', 'credential']]);
+        // A signature that did not verify names no account: the credential id is only what was sent.
+        const failed = (await eventsOf(server, 'login.failed')).at(-1)!;
+        const from = await originOf(web);
+        assert.deepEqual(
+          { user: failed.userId, ip: failed.ip, userAgent: failed.userAgent, outcome: failed.outcome, detail: failed.detail },
+          { user: null, ip: from.ip, userAgent: from.userAgent, outcome: 'failure', detail: { method: 'passkey', reason: 'invalid_credential' } },
+        );
+        assert.ok(Math.abs(failed.occurredAt - server.clock.now()) < 60_000);
       }));
 
     it('refuses a key whose signature counter went backwards (a cloned key)', () =>
@@ -248,6 +292,13 @@ for (const { kind, skip } of await databaseKinds()) {
         assert.equal(done.body.data.user.has_usable_password, false);
         const list = (await web.call('browser', 'GET', '/account/authenticators')).body.data;
         assert.deepEqual(list.map((a: any) => [a.type, a.name, a.is_passwordless]), [['webauthn', 'My phone', true]]);
+        const from = await originOf(web);
+        await new UserTrail(server, done.body.data.user.id).expect(
+          server.clock.now(),
+          { type: 'signup', from, detail: { method: 'passkey', email } },
+          { type: 'authenticator.added', from, detail: { authenticator: 'webauthn', authenticator_id: list[0].id, method: 'passkey' } },
+          { type: 'login.succeeded', from, detail: { method: 'signup' } },
+        );
         assert.equal((await web.call('browser', 'GET', '/auth/webauthn/signup')).status, 409, 'nothing pending any more');
         // Signing up proved nothing, and there is no password: the passkey is the one way to reauthenticate.
         const stale = await web.call('browser', 'PUT', '/account/authenticators/webauthn', { id: list[0].id, name: 'Renamed' });

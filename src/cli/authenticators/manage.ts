@@ -4,6 +4,7 @@ import { deleteAuthenticators, deleteDanglingRecoveryCodes, listAuthenticators }
 import { isUsed } from '../../security/recovery-codes.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 // A user's second factors as an administrator sees them: what they are and
 // when they were used, never a secret (no TOTP secret, seed or code).
@@ -72,7 +73,8 @@ export function selectAuthenticators(authenticators: Authenticator[], which: str
 /**
  * Deletes the chosen authenticators in one transaction and, as the API does
  * when a second factor is removed, the recovery codes once no TOTP or
- * WebAuthn authenticator is left. Answers every authenticator that went.
+ * WebAuthn authenticator is left. Each one that went is an event of its own.
+ * Answers every authenticator that went.
  */
 export async function removeAuthenticators(ctx: CliContext, userId: number, chosen: Authenticator[]): Promise<Authenticator[]> {
   return ctx.db.transaction().execute(async (tx) => {
@@ -80,6 +82,9 @@ export async function removeAuthenticators(ctx: CliContext, userId: number, chos
     await deleteAuthenticators(tx, userId, chosen.map((a) => a.id));
     await deleteDanglingRecoveryCodes(tx, userId);
     const left = new Set((await listAuthenticators(tx, userId)).map((a) => a.id));
-    return before.filter((a) => !left.has(a.id));
+    const gone = before.filter((a) => !left.has(a.id));
+    const source = cliSource(ctx.now());
+    for (const a of gone) await recordEvent(ctx, tx, source, 'authenticator.removed', { userId, detail: { authenticator: a.type, authenticator_id: a.id } });
+    return gone;
   });
 }

@@ -11,10 +11,12 @@ import {
   setPrimaryEmailAddress,
   type EmailAddress,
 } from '../../store/email-addresses.js';
+import { cliSource, recordEvent } from '../../flows/audit.js';
 
 /**
  * Adds an address to a user, verified or not. It becomes the primary one when
- * asked to or when the user has none yet.
+ * asked to or when the user has none yet. Events as the API writes them: the
+ * address added, then verified, then made primary in place of another.
  */
 export async function addAddress(ctx: CliContext, user: User, input: { email: string; verified: boolean; primary: boolean }): Promise<EmailAddress> {
   const email = normalizeEmail(input.email);
@@ -23,10 +25,16 @@ export async function addAddress(ctx: CliContext, user: User, input: { email: st
   return ctx.db.transaction().execute(async (tx) => {
     const holder = await findEmailAddress(tx, email);
     if (holder) throw CliError.fromFields([{ code: holder.userId === user.id ? 'duplicate_email' : 'email_taken', param: 'email' }]);
-    const primary = input.primary || (await listUserEmailAddresses(tx, user.id)).length === 0;
+    const first = (await listUserEmailAddresses(tx, user.id)).length === 0;
+    const primary = input.primary || first;
     const added = await insertEmailAddress(tx, { userId: user.id, email, primary: false, verified: input.verified, now: ctx.now() });
     if (!added) throw CliError.fromFields([{ code: 'email_taken', param: 'email' }]);
     if (primary) await setPrimaryEmailAddress(tx, user.id, added.id);
+    const source = cliSource(ctx.now());
+    const event = { userId: user.id, detail: { email } };
+    await recordEvent(ctx, tx, source, 'email.added', event);
+    if (input.verified) await recordEvent(ctx, tx, source, 'email.verified', event);
+    if (primary && !first) await recordEvent(ctx, tx, source, 'email.primary_changed', event);
     return { ...added, primary };
   });
 }
@@ -34,14 +42,22 @@ export async function addAddress(ctx: CliContext, user: User, input: { email: st
 /** Marks an address verified; `changed` is false when it already was. */
 export async function verifyAddress(ctx: CliContext, email: string): Promise<{ address: EmailAddress; changed: boolean }> {
   const address = await existingAddress(ctx, email);
-  const changed = await markEmailVerified(ctx.db, address.id);
+  const changed = await ctx.db.transaction().execute(async (tx) => {
+    const marked = await markEmailVerified(tx, address.id);
+    if (marked) await recordEvent(ctx, tx, cliSource(ctx.now()), 'email.verified', { userId: address.userId, detail: { email: address.email } });
+    return marked;
+  });
   return { address: { ...address, verified: true }, changed };
 }
 
 /** Makes an address its user's primary one (the one the API shows as the user's email). */
 export async function makePrimary(ctx: CliContext, email: string): Promise<EmailAddress> {
   const address = await existingAddress(ctx, email);
-  await ctx.db.transaction().execute((tx) => setPrimaryEmailAddress(tx, address.userId, address.id));
+  if (address.primary) return address;
+  await ctx.db.transaction().execute(async (tx) => {
+    await setPrimaryEmailAddress(tx, address.userId, address.id);
+    await recordEvent(ctx, tx, cliSource(ctx.now()), 'email.primary_changed', { userId: address.userId, detail: { email: address.email } });
+  });
   return { ...address, primary: true };
 }
 
@@ -54,7 +70,9 @@ export async function removeAddress(ctx: CliContext, email: string): Promise<Ema
   if (address.primary && (await listUserEmailAddresses(ctx.db, address.userId)).length > 1) {
     throw CliError.fromFields([{ code: 'cannot_remove_primary_email', param: 'email' }]);
   }
-  await deleteEmailAddress(ctx.db, address.id);
+  await ctx.db.transaction().execute(async (tx) => {
+    if (await deleteEmailAddress(tx, address.id)) await recordEvent(ctx, tx, cliSource(ctx.now()), 'email.removed', { userId: address.userId, detail: { email: address.email } });
+  });
   return address;
 }
 

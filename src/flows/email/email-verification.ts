@@ -143,7 +143,7 @@ async function completeVerification(deps: Deps, ctx: RequestContext, emailAddres
       const address = await findEmailAddressById(tx, emailAddressId);
       if (address) await recordEvent(deps, tx, ctx, 'email.verified', { userId: address.userId, detail: { email: address.email } });
     }
-    await settleVerifiedAddress(deps.config, tx, emailAddressId);
+    await settleVerifiedAddress(deps, tx, ctx, emailAddressId);
     // Read the user again: verifying may have changed its primary address.
     const current: AuthState = { session: ctx.session, user: ctx.user && (await findUserById(tx, ctx.user.id)) };
     if (!flow || !ctx.session) return { kind: 'auth', ...current };

@@ -89,7 +89,9 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     ? null
     : await deps.db.transaction().execute(async (tx) => {
         const primary = addresses.find((a) => a.primary);
-        if (changeEmail && primary) await deleteOtherEmailAddresses(tx, user.id, primary.id, { onlyUnverified: true });
+        // ACCOUNT_CHANGE_EMAIL: the new address replaces any other still waiting for verification.
+        const replaced = changeEmail && primary ? await deleteOtherEmailAddresses(tx, user.id, primary.id, { onlyUnverified: true }) : [];
+        for (const old of replaced) await recordEvent(deps, tx, ctx, 'email.removed', { userId: user.id, detail: { email: old, reason: 'replaced' } });
         const inserted = await insertEmailAddress(tx, { userId: user.id, email, primary: addresses.length === 0, now: ctx.now });
         if (inserted) await recordEvent(deps, tx, ctx, 'email.added', { userId: user.id, detail: { email } });
         return inserted;
@@ -147,8 +149,7 @@ export async function removeEmailAddress(deps: Deps, ctx: RequestContext, raw: s
   const addresses = await listUserEmailAddresses(deps.db, caller.user.id);
   if (address.primary || addresses.length <= 1) return invalid({ code: 'cannot_remove_primary_email', param: 'email' });
   await deps.db.transaction().execute(async (tx) => {
-    await deleteEmailAddress(tx, address.id);
-    await recordEvent(deps, tx, ctx, 'email.removed', { userId: caller.user.id, detail: { email: address.email } });
+    if (await deleteEmailAddress(tx, address.id)) await recordEvent(deps, tx, ctx, 'email.removed', { userId: caller.user.id, detail: { email: address.email } });
   });
   return list(deps, caller.user.id);
 }

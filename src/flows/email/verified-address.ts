@@ -1,20 +1,28 @@
 import type { Config } from '../../config/config.js';
 import type { Conn } from '../../store/db.js';
 import { deleteOtherEmailAddresses, findEmailAddressById, listUserEmailAddresses, setPrimaryEmailAddress } from '../../store/email-addresses.js';
+import { recordEvent, type AuditSource } from '../audit.js';
 
 /**
  * What verifying an address changes beyond its flag, as in the reference:
  * with ACCOUNT_CHANGE_EMAIL the verified address replaces the old one;
  * otherwise it becomes primary only if the account has no primary yet.
+ * Each side effect is an event, on `conn` with the verification.
  */
-export async function settleVerifiedAddress(config: Config, conn: Conn, emailAddressId: number): Promise<void> {
+export async function settleVerifiedAddress(deps: { config: Config }, conn: Conn, source: AuditSource, emailAddressId: number): Promise<void> {
   const address = await findEmailAddressById(conn, emailAddressId);
   if (!address || address.primary) return;
-  if (config.account.emailManagement.changeEmail) {
-    await setPrimaryEmailAddress(conn, address.userId, address.id);
-    await deleteOtherEmailAddresses(conn, address.userId, address.id);
+  const userId = address.userId;
+  if (deps.config.account.emailManagement.changeEmail) {
+    await setPrimaryEmailAddress(conn, userId, address.id);
+    await recordEvent(deps, conn, source, 'email.primary_changed', { userId, detail: { email: address.email } });
+    for (const old of await deleteOtherEmailAddresses(conn, userId, address.id)) {
+      await recordEvent(deps, conn, source, 'email.removed', { userId, detail: { email: old, reason: 'replaced' } });
+    }
     return;
   }
-  const addresses = await listUserEmailAddresses(conn, address.userId);
-  if (!addresses.some((a) => a.primary)) await setPrimaryEmailAddress(conn, address.userId, address.id);
+  const addresses = await listUserEmailAddresses(conn, userId);
+  if (addresses.some((a) => a.primary)) return;
+  await setPrimaryEmailAddress(conn, userId, address.id);
+  await recordEvent(deps, conn, source, 'email.primary_changed', { userId, detail: { email: address.email } });
 }

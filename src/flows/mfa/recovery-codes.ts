@@ -22,6 +22,11 @@ export async function ensureRecoveryCodes(deps: Deps, conn: Conn, userId: number
   return (await insertRecoveryCodes(conn, userId, sealed, now)) !== null;
 }
 
+/** The events of recovery codes that went with the last other second factor, on that removal's connection. */
+export async function recordCodesRemoved(deps: Deps, conn: Conn, ctx: RequestContext, userId: number, ids: number[]): Promise<void> {
+  for (const id of ids) await recordEvent(deps, conn, ctx, 'authenticator.removed', { userId, detail: { authenticator: 'recovery_codes', authenticator_id: id } });
+}
+
 /**
  * GET: the codes, unused ones listed, after a recent authentication. With
  * MFA_RECOVERY_CODES_SHOW_ONCE only the first view (or the one right after

@@ -10,7 +10,7 @@ import { matchTotp, newTotpSecret, totpUrl } from '../../security/totp.js';
 import { normalizeCode } from '../../security/secrets.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from './authenticators.js';
-import { ensureRecoveryCodes } from './recovery-codes.js';
+import { ensureRecoveryCodes, recordCodesRemoved } from './recovery-codes.js';
 import { recordEvent } from '../audit.js';
 
 // GET|POST|DELETE /account/authenticators/totp. Setting up: every GET offers
@@ -89,8 +89,9 @@ export async function deactivateTotp(deps: Deps, ctx: RequestContext): Promise<O
   if (stale) return stale;
   await deps.db.transaction().execute(async (tx) => {
     await deleteAuthenticators(tx, user.id, [totp.id]);
-    await deleteDanglingRecoveryCodes(tx, user.id);
+    const codes = await deleteDanglingRecoveryCodes(tx, user.id);
     await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'totp' } });
+    await recordCodesRemoved(deps, tx, ctx, user.id, codes);
   });
   return { kind: 'ok' };
 }

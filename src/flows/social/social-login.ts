@@ -81,8 +81,10 @@ async function acceptEmailAuthentication(deps: Deps, ctx: RequestContext, user: 
   await deps.db.transaction().execute(async (tx) => {
     const address = await findEmailAddress(tx, email);
     if (!address?.verified) {
+      const wiped = !!(await findUserById(tx, user.id))?.passwordHash;
       await setPasswordHash(tx, user.id, null, null);
       await deleteUserSessions(tx, user.id, ctx.session?.userId === user.id ? ctx.session.id : null);
+      if (wiped) await recordEvent(deps, tx, ctx, 'password.changed', { userId: user.id, detail: { method: 'social', provider: login.app.id, email, reason: 'unverified_email' } });
     }
     if (deps.config.social.emailAuthenticationAutoConnect) {
       const account = await insertSocialAccount(tx, { userId: user.id, provider: login.app.id, uid: login.identity.uid, extraData: login.identity.extraData, now: ctx.now });

@@ -6,7 +6,7 @@ import { takeChallenge } from '../../../store/mfa-challenges.js';
 import { deleteAuthenticators, deleteDanglingRecoveryCodes, insertWebAuthn, listAuthenticators, renameWebAuthn } from '../../../store/mfa-authenticators.js';
 import { requireRecentAuthentication } from '../../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from '../authenticators.js';
-import { ensureRecoveryCodes } from '../recovery-codes.js';
+import { ensureRecoveryCodes, recordCodesRemoved } from '../recovery-codes.js';
 import { creation, heldChallenge, holdChallenge } from './ceremony.js';
 import { creationOptions, verifyCreation } from './relying-party.js';
 import { recordEvent } from '../../audit.js';
@@ -92,8 +92,9 @@ export async function removeWebAuthnKeys(deps: Deps, ctx: RequestContext, ids: n
   if (stale) return stale;
   await deps.db.transaction().execute(async (tx) => {
     await deleteAuthenticators(tx, user.id, ids);
-    await deleteDanglingRecoveryCodes(tx, user.id);
+    const codes = await deleteDanglingRecoveryCodes(tx, user.id);
     for (const id of ids) await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'webauthn', authenticator_id: id } });
+    await recordCodesRemoved(deps, tx, ctx, user.id, codes);
   });
   return { kind: 'ok' };
 }

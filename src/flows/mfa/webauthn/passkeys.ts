@@ -82,7 +82,7 @@ export async function completePasskeySignup(deps: Deps, ctx: RequestContext, inp
     if (!(await takeChallenge(tx, challenge))) return null;
     const passkey = await insertWebAuthn(tx, { userId: stage.user.id, name, ...made, now: ctx.now });
     if (!passkey) return null;
-    await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: stage.user.id, detail: { authenticator: 'webauthn', method: 'passkey' } });
+    await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: stage.user.id, detail: { authenticator: 'webauthn', authenticator_id: passkey.id, method: 'passkey' } });
     return finishLogin(deps, ctx, stage.user, stage.flow.methods, { conn: tx, expectFlow: stage.flow });
   });
   if (!state) return invalid({ code: 'incorrect_code' });
