@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { isPostgres, type Conn, type Db } from './db.js';
+import type { WebhookDeliveriesTable } from './schema.js';
 
 // The webhook outbox. A row is written with its event, in the same
 // transaction, and leaves the pending state only when a sender delivered it
@@ -22,18 +23,7 @@ export interface Delivery {
   finishedAt: number | null;
 }
 
-type Row = {
-  id: number;
-  event_id: string;
-  url: string;
-  payload: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  created_at: number;
-  finished_at: number | null;
-};
+type Row = Omit<Selectable<WebhookDeliveriesTable>, 'lease_token'>;
 
 const toDelivery = (r: Row): Delivery => ({
   id: r.id,

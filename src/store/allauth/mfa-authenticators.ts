@@ -13,15 +13,6 @@ export interface SourceAuthenticator {
 
 const TIMESTAMPS = ['created_at', 'last_used_at'] as const;
 
-export async function countAuthenticators(source: AllauthSource): Promise<number> {
-  if (!source.tables.has('mfa_authenticator')) return 0;
-  const row = await source.conn
-    .selectFrom('mfa_authenticator')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The next `limit` authenticators after `afterId`, by id. */
 export async function readAuthenticators(source: AllauthSource, afterId: number, limit: number): Promise<SourceAuthenticator[]> {
   if (!source.tables.has('mfa_authenticator')) return [];

@@ -23,15 +23,6 @@ export interface SourceSocialToken {
   expiresAt: number | null;
 }
 
-export async function countSocialAccounts(source: AllauthSource): Promise<number> {
-  if (!source.tables.has('socialaccount_socialaccount')) return 0;
-  const row = await source.conn
-    .selectFrom('socialaccount_socialaccount')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The next `limit` social accounts after `afterId`, by id. */
 export async function readSocialAccounts(source: AllauthSource, afterId: number, limit: number): Promise<SourceSocialAccount[]> {
   if (!source.tables.has('socialaccount_socialaccount')) return [];

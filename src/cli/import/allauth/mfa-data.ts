@@ -1,5 +1,6 @@
 import { decodeAttestationObject, parseAuthenticatorData } from '@simplewebauthn/server/helpers';
 import type { SkipReason } from './summary.js';
+import type { WebAuthnAuthenticator } from '../../../domain/authenticator.js';
 
 // What allauth.mfa keeps in mfa_authenticator.data, read into what this
 // server stores. The secrets pass through allauth's MFA adapter encrypt(),
@@ -35,14 +36,8 @@ export function recoveryCodesOf(data: Record<string, unknown>): RecoveryCodesDat
   return { seed, usedMask: (usedMask as number | undefined) ?? 0, viewedAt: typeof viewedAt === 'number' ? Math.round(viewedAt * 1000) : null };
 }
 
-export interface WebAuthnData {
-  name: string;
-  credentialId: string;
-  publicKey: string;
-  signCount: number;
-  transports: string[];
-  passwordless: boolean | null;
-}
+/** What a WebAuthn authenticator here is made of, read from allauth's stored registration. */
+export type WebAuthnData = Pick<WebAuthnAuthenticator, 'name' | 'credentialId' | 'publicKey' | 'signCount' | 'transports' | 'passwordless'>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

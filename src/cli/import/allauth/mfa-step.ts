@@ -1,5 +1,6 @@
 import type { Tx } from '../../../store/db.js';
-import { countAuthenticators, readAuthenticators, type SourceAuthenticator } from '../../../store/allauth/mfa-authenticators.js';
+import { readAuthenticators, type SourceAuthenticator } from '../../../store/allauth/mfa-authenticators.js';
+import { countRows } from '../../../store/allauth/row-counts.js';
 import { findImportRecords, insertImportRecords, type NewImportRecord } from '../../../store/import-records.js';
 import { insertRecoveryCodes, insertTotp, insertWebAuthn } from '../../../store/mfa-authenticators.js';
 import { sealContext } from '../../../domain/authenticator.js';
@@ -16,7 +17,7 @@ import type { ImportRun, ImportStep } from './step.js';
  */
 export const mfaStep: ImportStep = {
   label: 'MFA',
-  total: (run) => countAuthenticators(run.source),
+  total: (run) => countRows(run.source, 'mfa_authenticator'),
   async run(run, advance) {
     for (let after = 0; ; ) {
       const rows = await readAuthenticators(run.source, after, run.batchSize);

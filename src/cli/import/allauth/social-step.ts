@@ -1,5 +1,6 @@
 import type { Tx } from '../../../store/db.js';
-import { countSocialAccounts, readSocialAccounts, readSocialTokens, type SourceSocialAccount, type SourceSocialToken } from '../../../store/allauth/social-accounts.js';
+import { readSocialAccounts, readSocialTokens, type SourceSocialAccount, type SourceSocialToken } from '../../../store/allauth/social-accounts.js';
+import { countRows } from '../../../store/allauth/row-counts.js';
 import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { findImportRecords, insertImportRecords, type NewImportRecord } from '../../../store/import-records.js';
 import { existingSocialAccountIds, insertSocialAccount } from '../../../store/social-accounts.js';
@@ -18,7 +19,7 @@ import type { ImportRun, ImportStep } from './step.js';
  */
 export const socialStep: ImportStep = {
   label: 'social',
-  total: (run) => countSocialAccounts(run.source),
+  total: (run) => countRows(run.source, 'socialaccount_socialaccount'),
   async run(run, advance) {
     const apps = await readSocialApps(run.source);
     // Each provider value is placed once, when its first account comes, and its accounts counted.
