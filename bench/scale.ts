@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { scaleDatabase } from './scale/databases.js';
 import { measure, requestsFor, type Case, type Figures } from './scale/loads.js';
-import { timeLookups, type LookupFigures } from './scale/lookup-query.js';
+import { timeLookups } from './scale/lookup-query.js';
 import { measureMemory, sqliteScaleDatabase, type MemoryFigures } from './scale/memory.js';
 import { serverCommand, startScaleServer, type ScaleServer } from './scale/server.js';
 
@@ -29,7 +29,10 @@ log(`scale bench: ${SMALL} vs ${LARGE} users, ${ROUNDS} rounds of ${SECONDS} s; 
 const smallUrl = await scaleDatabase(`scale_${SMALL}`, SMALL, log);
 const largeUrl = await scaleDatabase(`scale_${LARGE}`, LARGE, log);
 
-const lookups: [LookupFigures, LookupFigures] = [await timeLookups(smallUrl, SMALL), await timeLookups(largeUrl, LARGE)];
+const lookups = await timeLookups([
+  { url: smallUrl, size: SMALL },
+  { url: largeUrl, size: LARGE },
+]);
 
 const servers: [ScaleServer, ScaleServer] = [await startScaleServer('small', smallUrl), await startScaleServer('large', largeUrl)];
 const sizes = [SMALL, LARGE] as const;
@@ -89,11 +92,11 @@ for (const kind of CASES) {
   );
 }
 
-log(`\nSession lookup query inside PostgreSQL (named prepared statement, random sessions, one connection)`);
+log(`\nSession lookup query inside PostgreSQL (prepared; EXPLAIN ANALYZE for random sessions, rounds alternating)`);
 for (const [i, f] of lookups.entries()) {
-  log(`  ${String(sizes[i]).padStart(8)} users: ${f.meanUs.toFixed(0)} us per lookup (round trip); one EXPLAIN ANALYZE: ${f.plan.executionMs.toFixed(3)} ms, ${f.plan.buffers} buffers`);
+  log(`  ${String(sizes[i]).padStart(8)} users: ${f.executionUs.toFixed(1)} us execution, ${f.buffers.toFixed(1)} buffers per lookup`);
 }
-log(`  ratio large / small: ${(lookups[1].meanUs / lookups[0].meanUs).toFixed(2)}\n  plan:\n${lookups[1].plan.text.replace(/^/gm, '    ')}`);
+log(`  ratio large / small: ${(lookups[1]!.executionUs / lookups[0]!.executionUs).toFixed(2)}\n  plan:\n${lookups[1]!.plan.replace(/^/gm, '    ')}`);
 
 log(`\nResident memory (node ${serverCommand.join(' ')})`);
 for (const [name, f] of memory) {
