@@ -3,7 +3,7 @@ import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { findLiveSession, touchSessions, type SessionTouch } from '../store/sessions.js';
+import { findLiveSession, recordSessionUses, type SessionTouch } from '../store/sessions.js';
 import { WriteBatcher } from '../store/write-batcher.js';
 import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
@@ -65,7 +65,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   const csrf = signer(secretRing(deps.config), 'csrf');
   // Touches of sessions used at the same moment share one statement; a
   // request still waits for its own, so the cookie it gets matches the row.
-  const touches = new WriteBatcher<number, SessionTouch>((batch) => touchSessions(deps.db, batch));
+  const touches = new WriteBatcher<number, SessionTouch>((batch) => recordSessionUses(deps.db, batch));
   app.addHook('onClose', async () => touches.close());
 
   app.decorateRequest('auth', null as unknown as RequestAuth);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { sqliteDataVersion, type Conn } from './db.js';
+import { isPostgres, sqliteDataVersion, type Conn, type Db } from './db.js';
 import { prepared } from './prepared.js';
 import { sessionKeyDigest } from '../security/secrets.js';
 import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
@@ -242,6 +242,21 @@ export async function touchSessions(conn: Conn, touches: Map<number, SessionTouc
     })
     .where('id', 'in', entries.map(([id]) => id))
     .execute();
+}
+
+/**
+ * The request path's touches, a batch at a time (see WriteBatcher). On
+ * PostgreSQL they commit without waiting for the WAL to reach the disk: a
+ * touch only moves a sliding expiry that is weeks long, so the few a crash
+ * could lose cost nothing, where waiting on the disk would cost every request
+ * that extends its session.
+ */
+export async function recordSessionUses(db: Db, touches: Map<number, SessionTouch>): Promise<void> {
+  if (!isPostgres(db)) return touchSessions(db, touches);
+  await db.transaction().execute(async (tx) => {
+    await sql`set local synchronous_commit = off`.execute(tx);
+    await touchSessions(tx, touches);
+  });
 }
 
 export async function deleteSession(conn: Conn, id: number): Promise<void> {
