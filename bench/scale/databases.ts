@@ -97,10 +97,9 @@ async function load(c: pg.Client, size: number, hash: string, now: number): Prom
      SELECT i, i, 'user' || i || '@scale.example.com', 'user' || i || '@scale.example.com', 1, 1, $2::bigint FROM generate_series(1, $1::int) AS i`,
     [size, now],
   );
-  const digest = await keyDigestSql(c);
   await c.query(
     `INSERT INTO sessions (id, key_hash, user_id, methods, flow, flow_attempts, created_at, last_seen_at, expires_at, ip, user_agent)
-     SELECT i, ${digest(`'scale-session-' || i`)}, i,
+     SELECT i, ${keyDigestSql(`'scale-session-' || i`)}, i,
             '[{"method":"password","at":' || ($2::bigint - $3::bigint) / 1000 || ',"email":"user' || i || '@scale.example.com"}]',
             NULL, 0, $2::bigint - $3::bigint, $2::bigint - $4::bigint, $2::bigint + $5::bigint, '127.0.0.1', 'scale bench'
      FROM generate_series(1, $1::int) AS i`,

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { closeDatabase, migrateToLatest, openDatabase } from '../../src/store/db.js';
 import { hashPassword } from '../../src/security/passwords.js';
+import { sessionKeyDigest } from '../../src/security/secrets.js';
 import { PASSWORD } from './databases.js';
 import { sessionKeyOf } from './keys.js';
 import { useSessions } from './loads.js';
@@ -47,12 +47,7 @@ export async function sqliteScaleDatabase(size: number): Promise<{ url: string; 
   const hash = await hashPassword(PASSWORD);
   const raw = new SQLite(path);
   try {
-    const columns = raw.prepare('PRAGMA table_info(sessions)').all() as Array<{ name: string; type: string }>;
-    const bytes = columns.find((c) => c.name === 'key_hash')!.type.toLowerCase() === 'blob';
-    raw.function('scale_key', (i: number | bigint) => {
-      const digest = createHash('sha256').update(sessionKeyOf(Number(i))).digest();
-      return bytes ? digest : digest.toString('hex');
-    });
+    raw.function('scale_key', (i: number | bigint) => sessionKeyDigest(sessionKeyOf(Number(i))));
     const now = Date.now();
     raw.transaction(() => {
       const series = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${size})`;

@@ -13,8 +13,11 @@ export interface ScaleServer {
   stop(): Promise<void>;
 }
 
-/** How the server is started: `node dist/main.js` once built (npm run build), else through tsx. */
-export const serverCommand: string[] = existsSync('dist/main.js') && process.env.BENCH_SERVER !== 'tsx' ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+/** How the server is started: as `npm start` does once built (npm run build), else through tsx. */
+export const serverCommand: string[] =
+  existsSync('dist/main.js') && process.env.BENCH_SERVER !== 'tsx'
+    ? (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1)
+    : ['--import', 'tsx', 'src/main.ts'];
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from './rate-limit-rules.js';
 import { DependencyUnavailable, failureOf } from '../store/unavailable.js';
 import { MemoryCounter } from './memory-counter.js';
@@ -154,31 +154,40 @@ function redisFailure(error: unknown): DependencyUnavailable {
 }
 
 function redisCounter(client: Redis, keyPrefix: string, rule: RateLimitRule): RuleCounter {
-  const limiter = new RateLimiterRedis({
-    storeClient: client,
-    keyPrefix,
-    points: rule.amount,
-    duration: rule.periodSeconds,
-    // ioredis is the client this limiter defaults to (useRedisPackage stays
-    // off). No insuranceLimiter and fail fast while disconnected: a store
-    // outage must surface as an error, not let every attempt through or hang.
-    rejectIfRedisNotReady: true,
-  });
+  // The library is loaded with the first hit: a server without REDIS_URL never holds it.
+  let loaded: Promise<{ limiter: RateLimiterRedis; OverLimit: typeof RateLimiterRes }> | undefined;
+  const library = () =>
+    (loaded ??= import('rate-limiter-flexible').then(({ RateLimiterRedis, RateLimiterRes }) => ({
+      limiter: new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix,
+        points: rule.amount,
+        duration: rule.periodSeconds,
+        // ioredis is the client this limiter defaults to (useRedisPackage stays
+        // off). No insuranceLimiter and fail fast while disconnected: a store
+        // outage must surface as an error, not let every attempt through or hang.
+        rejectIfRedisNotReady: true,
+      }),
+      OverLimit: RateLimiterRes,
+    })));
   return {
     async hit(subject, points) {
+      const { limiter, OverLimit } = await library();
       try {
         await limiter.consume(subject, points);
         return null;
       } catch (rejection) {
         // Over the limit rejects with a RateLimiterRes; anything else is a store failure.
-        if (rejection instanceof RateLimiterRes) return rejection.msBeforeNext;
+        if (rejection instanceof OverLimit) return rejection.msBeforeNext;
         throw redisFailure(rejection);
       }
     },
     async refund(subject) {
+      const { limiter } = await library();
       await client.eval(REFUND_SCRIPT, 1, limiter.getKey(subject)).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
     async delete(subject) {
+      const { limiter } = await library();
       await limiter.delete(subject).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
   };
