@@ -104,8 +104,10 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
 // reused only while no connection anywhere has committed since: exact, not
 // a time-based cache, and it spares the hash and the join on read-mostly
 // traffic. Keyed by the raw key, which this process holds anyway while it
-// serves the request; nothing here reaches the disk.
-const SNAPSHOT_LIMIT = 10_000;
+// serves the request; nothing here reaches the disk. Bounded at a thousand
+// sessions (a session with its user is a kilobyte or two): the busiest ones
+// stay, and any other is one indexed read on the reader connection away.
+const SNAPSHOT_LIMIT = 1_000;
 type Snapshot = { version: number; found: FoundSession };
 const snapshotsByDb = new WeakMap<object, Map<string, Snapshot>>();
 
