@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
-import type { Session } from '../domain/session.js';
+import { TOUCH_INTERVAL_MS, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { findLiveSession, recordSessionUses, type SessionTouch } from '../store/sessions.js';
 import { WriteBatcher } from '../store/write-batcher.js';
@@ -50,9 +50,6 @@ declare module 'fastify' {
 const CSRF_FORM_FIELD = 'csrfmiddlewaretoken';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// Refresh last-seen and the sliding expiry at most once a minute per session:
-// reads stay reads on the hot path.
-const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Resolves the session for one client prefix: the `sessionid` cookie plus a

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isPostgres, sqliteDataVersion, type Conn, type Db } from './db.js';
 import { prepared } from './prepared.js';
 import { sessionKeyDigest } from '../security/secrets.js';
-import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import { TOUCH_INTERVAL_MS, type AuthMethod, type PendingFlow, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
 import type { MaybePromise } from '../maybe-promise.js';
@@ -96,7 +96,10 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
           verified: row.verified,
         });
   const found = { session, user, sessionKey };
-  if (version !== undefined) remember(snapshotsOf(conn), sessionKey, { version, found });
+  // A session due for its touch is about to be written, which retires every
+  // snapshot: keeping one would only hold memory (with many sessions each
+  // used once, enough to grow the heap).
+  if (version !== undefined && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) remember(snapshotsOf(conn), sessionKey, { version, found });
   return found;
 }
 
