@@ -220,7 +220,8 @@ export async function touchSession(conn: Conn, id: number, now: number, expiresA
 /**
  * Records the latest use of many sessions in one statement (see
  * WriteBatcher). None of the columns it sets is indexed, so on PostgreSQL
- * the rows are updated in place (HOT, see migration 008).
+ * the rows are updated in place (HOT, see migration 008). Each row's CASE
+ * scans the batch, so batches stay small (WriteBatcher sends at 100).
  */
 export async function touchSessions(conn: Conn, touches: Map<number, SessionTouch>): Promise<void> {
   const entries = [...touches];

@@ -16,7 +16,7 @@ export class WriteBatcher<K, V> {
 
   constructor(
     private readonly write: (batch: Map<K, V>) => Promise<void>,
-    private readonly maxBatch = 500,
+    private readonly maxBatch = 100,
   ) {}
 
   add(key: K, value: V): Promise<void> {
