@@ -58,7 +58,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // PostgreSQL restarted, or a backend was terminated: the pool drops the connection and opens another when needed.
     onConnectionLost: (error) => log.warn({ setting: 'DATABASE_URL', failure: error.code }, 'an idle database connection was lost'),
   });
-  const redis = config.redisUrl ? openRedis(config.redisUrl, config.dependencies.redis, log) : undefined;
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, config.dependencies.redis, log) : undefined;
   try {
     // The database and Redis may come up after the service: each gets the same while to answer.
     const deadline = Date.now() + config.dependencies.startupWaitSeconds * 1000;

@@ -149,3 +149,9 @@ export interface Session {
   ip: string;
   userAgent: string;
 }
+
+/**
+ * A session's last use and sliding expiry are written at most this often:
+ * reads stay reads on the hot path.
+ */
+export const TOUCH_INTERVAL_MS = 60_000;

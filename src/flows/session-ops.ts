@@ -2,7 +2,7 @@ import type { Deps, RequestContext } from './context.js';
 import type { AuthMethod, LoginStart, PendingFlow, Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { AuthState } from './outcome.js';
-import { hashSecret, randomKey } from '../security/secrets.js';
+import { randomKey, sessionKeyDigest } from '../security/secrets.js';
 import { deleteSession, insertSession, updateSessionState } from '../store/sessions.js';
 import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
@@ -47,7 +47,7 @@ export async function startPendingFlow(deps: Deps, ctx: RequestContext, flow: Pe
   }
   const key = randomKey();
   const session = await insertSession(conn, {
-    keyHash: hashSecret(key),
+    keyDigest: sessionKeyDigest(key),
     userId: null,
     methods: [],
     flow,
@@ -115,13 +115,13 @@ async function writeSession(
 ): Promise<AuthState | null> {
   const expiresAt = expiry(deps, ctx.now);
   const key = keepKey && ctx.session ? undefined : randomKey();
-  const keyHash = key === undefined ? undefined : hashSecret(key);
+  const keyDigest = key === undefined ? undefined : sessionKeyDigest(key);
   if (ctx.session) {
-    const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyHash, expiresAt }, expectFlow);
+    const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyDigest, expiresAt }, expectFlow);
     if (!written) return null;
     return { session: { ...ctx.session, ...values, flowAttempts: 0, expiresAt }, user: null, newSessionKey: key };
   }
-  const session = await insertSession(conn, { keyHash: keyHash!, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
+  const session = await insertSession(conn, { keyDigest: keyDigest!, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
   return { session, user: null, newSessionKey: key };
 }
 
@@ -139,7 +139,7 @@ export async function addMethod(deps: Deps, ctx: RequestContext, session: Sessio
 /** Gives an authenticated session a new key, e.g. after a password change. */
 export async function cycleKey(deps: Deps, conn: Conn, session: Session): Promise<string> {
   const key = randomKey();
-  await updateSessionState(conn, session.id, { userId: session.userId, methods: session.methods, flow: session.flow, keyHash: hashSecret(key) });
+  await updateSessionState(conn, session.id, { userId: session.userId, methods: session.methods, flow: session.flow, keyDigest: sessionKeyDigest(key) });
   return key;
 }
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientKind } from '../config/config.js';
 import type { Deps, RequestContext } from '../flows/context.js';
-import type { Session } from '../domain/session.js';
+import { TOUCH_INTERVAL_MS, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import { findLiveSession, touchSession, touchSessionActivity } from '../store/sessions.js';
+import { findLiveSession, recordSessionUses, type SessionTouch } from '../store/sessions.js';
+import { WriteBatcher } from '../store/write-batcher.js';
 import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
 import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
@@ -49,9 +50,6 @@ declare module 'fastify' {
 const CSRF_FORM_FIELD = 'csrfmiddlewaretoken';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-// Refresh last-seen and the sliding expiry at most once a minute per session:
-// reads stay reads on the hot path.
-const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Resolves the session for one client prefix: the `sessionid` cookie plus a
@@ -62,6 +60,10 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   const { session: sessionConfig } = deps.config;
   const { trackActivity } = deps.config.userSessions;
   const csrf = signer(secretRing(deps.config), 'csrf');
+  // Touches of sessions used at the same moment share one statement; a
+  // request still waits for its own, so the cookie it gets matches the row.
+  const touches = new WriteBatcher<number, SessionTouch>((batch) => recordSessionUses(deps.db, batch));
+  app.addHook('onClose', async () => touches.close());
 
   app.decorateRequest('auth', null as unknown as RequestAuth);
 
@@ -121,8 +123,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     const moved = client !== null && (client.ip !== session.ip || client.userAgent !== session.userAgent);
     if (!moved && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) return;
     const expiresAt = expiryAfterUse(deps.config, sessionStartedAt(session), now);
-    const touched = client ? touchSessionActivity(deps.db, session.id, now, expiresAt, client) : touchSession(deps.db, session.id, now, expiresAt);
-    return touched.then(() => {
+    return touches.add(session.id, client ? { now, expiresAt, client } : { now, expiresAt }).then(() => {
       session.lastSeenAt = now;
       session.expiresAt = expiresAt;
       if (client) Object.assign(session, client);

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { ConfigError } from '../config/env.js';
 
 export type OutgoingMail = { to: string; subject: string; text: string; html: string };
@@ -93,7 +92,30 @@ function consoleMailer(log: ConsoleLog, showBodies: boolean): Mailer {
 }
 
 function smtpMailer(settings: SmtpSettings, from: string): Mailer {
-  const transport = nodemailer.createTransport({
+  // Made at the first mail, so that a server that sends none never loads nodemailer.
+  let transport: ReturnType<typeof createTransport> | undefined;
+  return {
+    async send(mail) {
+      transport ??= createTransport(settings);
+      await (await transport).sendMail({
+        from,
+        // An address object is taken as one recipient; a bare string would be parsed
+        // as an address list, so "a@x, b@y" typed into a form would reach two people.
+        to: { name: '', address: mail.to },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+    },
+    async close() {
+      (await transport)?.close();
+    },
+  };
+}
+
+async function createTransport(settings: SmtpSettings) {
+  const { default: nodemailer } = await import('nodemailer');
+  return nodemailer.createTransport({
     // A few kept-open connections, so a burst of sign-ups does not open one connection per mail.
     pool: true,
     maxConnections: 3,
@@ -107,20 +129,4 @@ function smtpMailer(settings: SmtpSettings, from: string): Mailer {
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  return {
-    async send(mail) {
-      await transport.sendMail({
-        from,
-        // An address object is taken as one recipient; a bare string would be parsed
-        // as an address list, so "a@x, b@y" typed into a form would reach two people.
-        to: { name: '', address: mail.to },
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      });
-    },
-    async close() {
-      transport.close();
-    },
-  };
 }

@@ -1,7 +1,6 @@
 import { createHash, pbkdf2, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { promisify } from 'node:util';
 import * as argon2 from '@node-rs/argon2';
-import * as bcrypt from '@node-rs/bcrypt';
 import { Semaphore } from './semaphore.js';
 
 export interface PasswordVerdict {
@@ -178,7 +177,10 @@ function argon2WithinBounds(phc: string): boolean {
 
 async function checkBcrypt(password: string, hash: string): Promise<boolean> {
   const cost = /^\$2[aby]\$(\d\d)\$/.exec(hash);
-  return cost !== null && Number(cost[1]) <= MAX_BCRYPT_COST && bcrypt.verify(password, hash);
+  if (cost === null || Number(cost[1]) > MAX_BCRYPT_COST) return false;
+  // Loaded on first use: only accounts imported with a bcrypt hash need it.
+  const bcrypt = await import('@node-rs/bcrypt');
+  return bcrypt.verify(password, hash);
 }
 
 // Django's PBKDF2PasswordHasher and PBKDF2SHA1PasswordHasher:

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from './rate-limit-rules.js';
 import { DependencyUnavailable, failureOf } from '../store/unavailable.js';
+import { MemoryCounter } from './memory-counter.js';
 
 /** Redis lets several processes share the counters; the client stays owned by the caller. */
 export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis; prefix?: string };
@@ -137,66 +138,6 @@ function normalise(value: string | number | null | undefined): string | null {
   return text === '' ? null : text;
 }
 
-interface CounterWindow {
-  points: number;
-  resetAt: number;
-}
-
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-class MemoryCounter implements RuleCounter {
-  readonly #windows = new Map<string, CounterWindow>();
-  readonly #amount: number;
-  readonly #periodMs: number;
-
-  constructor(rule: RateLimitRule) {
-    this.#amount = rule.amount;
-    this.#periodMs = rule.periodSeconds * 1000;
-  }
-
-  // Synchronous bodies: no await between read and write, so concurrent calls cannot interleave.
-  async hit(subject: string, points: number): Promise<number | null> {
-    const now = Date.now();
-    const window = this.#openWindow(subject, now) ?? this.#startWindow(subject, now);
-    window.points += points;
-    return window.points > this.#amount ? window.resetAt - now : null;
-  }
-
-  async refund(subject: string): Promise<void> {
-    const window = this.#openWindow(subject, Date.now());
-    if (window) window.points = Math.max(0, window.points - 1);
-  }
-
-  async delete(subject: string): Promise<void> {
-    this.#windows.delete(subject);
-  }
-
-  #openWindow(subject: string, now: number): CounterWindow | undefined {
-    const window = this.#windows.get(subject);
-    return window && window.resetAt > now ? window : undefined;
-  }
-
-  #startWindow(subject: string, now: number): CounterWindow {
-    const window = { points: 0, resetAt: now + this.#periodMs };
-    this.#windows.set(subject, window);
-    this.#expireLater(subject, window);
-    return window;
-  }
-
-  // Drops the window once over so the map does not grow with every client
-  // seen. Re-arms while time is left: setTimeout caps at ~24.8 days and may
-  // fire before Date.now() agrees. The identity check spares a newer window.
-  #expireLater(subject: string, window: CounterWindow): void {
-    if (this.#windows.get(subject) !== window) return;
-    const left = window.resetAt - Date.now();
-    if (left <= 0) {
-      this.#windows.delete(subject);
-      return;
-    }
-    setTimeout(() => this.#expireLater(subject, window), Math.min(left, MAX_TIMEOUT_MS)).unref();
-  }
-}
-
 // rate-limiter-flexible's reward() would open a window at -1 when none is
 // open, i.e. grant an extra attempt, so refunds run this script instead.
 const REFUND_SCRIPT = `
@@ -213,31 +154,40 @@ function redisFailure(error: unknown): DependencyUnavailable {
 }
 
 function redisCounter(client: Redis, keyPrefix: string, rule: RateLimitRule): RuleCounter {
-  const limiter = new RateLimiterRedis({
-    storeClient: client,
-    keyPrefix,
-    points: rule.amount,
-    duration: rule.periodSeconds,
-    // ioredis is the client this limiter defaults to (useRedisPackage stays
-    // off). No insuranceLimiter and fail fast while disconnected: a store
-    // outage must surface as an error, not let every attempt through or hang.
-    rejectIfRedisNotReady: true,
-  });
+  // The library is loaded with the first hit: a server without REDIS_URL never holds it.
+  let loaded: Promise<{ limiter: RateLimiterRedis; OverLimit: typeof RateLimiterRes }> | undefined;
+  const library = () =>
+    (loaded ??= import('rate-limiter-flexible').then(({ RateLimiterRedis, RateLimiterRes }) => ({
+      limiter: new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix,
+        points: rule.amount,
+        duration: rule.periodSeconds,
+        // ioredis is the client this limiter defaults to (useRedisPackage stays
+        // off). No insuranceLimiter and fail fast while disconnected: a store
+        // outage must surface as an error, not let every attempt through or hang.
+        rejectIfRedisNotReady: true,
+      }),
+      OverLimit: RateLimiterRes,
+    })));
   return {
     async hit(subject, points) {
+      const { limiter, OverLimit } = await library();
       try {
         await limiter.consume(subject, points);
         return null;
       } catch (rejection) {
         // Over the limit rejects with a RateLimiterRes; anything else is a store failure.
-        if (rejection instanceof RateLimiterRes) return rejection.msBeforeNext;
+        if (rejection instanceof OverLimit) return rejection.msBeforeNext;
         throw redisFailure(rejection);
       }
     },
     async refund(subject) {
+      const { limiter } = await library();
       await client.eval(REFUND_SCRIPT, 1, limiter.getKey(subject)).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
     async delete(subject) {
+      const { limiter } = await library();
       await limiter.delete(subject).catch((error: unknown) => Promise.reject(redisFailure(error)));
     },
   };

@@ -27,6 +27,15 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+/**
+ * How session keys are stored: the SHA-256 digest as 32 raw bytes. Looked up
+ * on every request, so the compact form keeps the index small and compared
+ * byte by byte.
+ */
+export function sessionKeyDigest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
 export function hmac(key: string, message: string): string {
   return createHmac('sha256', key).update(message, 'utf8').digest('base64url');
 }

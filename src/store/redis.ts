@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../observability/logger.js';
 import { failureOf } from './unavailable.js';
 
@@ -17,7 +17,9 @@ export interface RedisSettings {
 // Reconnect after 100 ms, 200 ms, ... at most every 2 s, for as long as it takes.
 const retryDelay = (attempt: number) => Math.min(attempt * 100, 2000);
 
-export function openRedis(url: string, settings: RedisSettings, log: Logger): Redis {
+/** Loads ioredis only when REDIS_URL is set. */
+export async function openRedis(url: string, settings: RedisSettings, log: Logger): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: settings.connectTimeoutMs,

@@ -29,8 +29,8 @@ export interface EmailAddressesTable {
 
 export interface SessionsTable {
   id: Generated<number>;
-  /** SHA-256 of the session key; the key itself is never stored. */
-  key_hash: string;
+  /** SHA-256 of the session key, 32 raw bytes (sessionKeyDigest); the key itself is never stored. */
+  key_hash: Buffer;
   user_id: number | null;
   /** JSON array of authentication methods (data.methods). */
   methods: string;

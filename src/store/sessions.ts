@@ -1,7 +1,8 @@
-import { sqliteDataVersion, type Conn } from './db.js';
+import { sql } from 'kysely';
+import { isPostgres, sqliteDataVersion, type Conn, type Db } from './db.js';
 import { prepared } from './prepared.js';
-import { hashSecret } from '../security/secrets.js';
-import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
+import { sessionKeyDigest } from '../security/secrets.js';
+import { TOUCH_INTERVAL_MS, type AuthMethod, type PendingFlow, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
 import type { MaybePromise } from '../maybe-promise.js';
@@ -34,7 +35,8 @@ function toSession(row: SessionRow): Session {
   };
 }
 
-function liveSessionQuery(conn: Conn, keyHash: string, now: number) {
+/** The session lookup's query (exported for the scale bench, which times it in PostgreSQL). */
+export function liveSessionQuery(conn: Conn, keyDigest: Buffer, now: number) {
   return conn
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
@@ -57,7 +59,7 @@ function liveSessionQuery(conn: Conn, keyHash: string, now: number) {
       'e.email',
       'e.verified',
     ])
-    .where('s.key_hash', '=', keyHash)
+    .where('s.key_hash', '=', keyDigest)
     .where('s.expires_at', '>', now);
 }
 
@@ -78,7 +80,7 @@ export function findLiveSession(conn: Conn, sessionKey: string, now: number): Ma
 }
 
 async function readLiveSession(conn: Conn, sessionKey: string, now: number, version: number | undefined): Promise<FoundSession | null> {
-  const [row] = await liveSessionRows(conn, hashSecret(sessionKey), now);
+  const [row] = await liveSessionRows(conn, sessionKeyDigest(sessionKey), now);
   if (!row) return null;
   const session = toSession(row);
   const user =
@@ -94,7 +96,10 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
           verified: row.verified,
         });
   const found = { session, user, sessionKey };
-  if (version !== undefined) remember(snapshotsOf(conn), sessionKey, { version, found });
+  // A session due for its touch is about to be written, which retires every
+  // snapshot: keeping one would only hold memory (with many sessions each
+  // used once, enough to grow the heap).
+  if (version !== undefined && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) remember(snapshotsOf(conn), sessionKey, { version, found });
   return found;
 }
 
@@ -102,8 +107,10 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
 // reused only while no connection anywhere has committed since: exact, not
 // a time-based cache, and it spares the hash and the join on read-mostly
 // traffic. Keyed by the raw key, which this process holds anyway while it
-// serves the request; nothing here reaches the disk.
-const SNAPSHOT_LIMIT = 10_000;
+// serves the request; nothing here reaches the disk. Bounded at a thousand
+// sessions (a session with its user is a kilobyte or two): the busiest ones
+// stay, and any other is one indexed read on the reader connection away.
+const SNAPSHOT_LIMIT = 1_000;
 type Snapshot = { version: number; found: FoundSession };
 const snapshotsByDb = new WeakMap<object, Map<string, Snapshot>>();
 
@@ -120,7 +127,8 @@ function remember(snapshots: Map<string, Snapshot>, sessionKey: string, entry: S
 }
 
 export interface NewSession {
-  keyHash: string;
+  /** sessionKeyDigest of the key. */
+  keyDigest: Buffer;
   userId: number | null;
   methods: AuthMethod[];
   flow: PendingFlow | null;
@@ -131,16 +139,16 @@ export interface NewSession {
 }
 
 const insertSessionRow = prepared(
-  (conn: Conn, keyHash: string, userId: number | null, methods: string, flow: string | null, now: number, expiresAt: number, ip: string, userAgent: string) =>
+  (conn: Conn, keyDigest: Buffer, userId: number | null, methods: string, flow: string | null, now: number, expiresAt: number, ip: string, userAgent: string) =>
     conn
       .insertInto('sessions')
-      .values({ key_hash: keyHash, user_id: userId, methods, flow, flow_attempts: 0, created_at: now, last_seen_at: now, expires_at: expiresAt, ip, user_agent: userAgent })
+      .values({ key_hash: keyDigest, user_id: userId, methods, flow, flow_attempts: 0, created_at: now, last_seen_at: now, expires_at: expiresAt, ip, user_agent: userAgent })
       .returning('id'),
 );
 
 export async function insertSession(conn: Conn, input: NewSession): Promise<Session> {
   const flow = input.flow === null ? null : JSON.stringify(input.flow);
-  const [row] = await insertSessionRow(conn, input.keyHash, input.userId, JSON.stringify(input.methods), flow, input.now, input.expiresAt, input.ip, input.userAgent);
+  const [row] = await insertSessionRow(conn, input.keyDigest, input.userId, JSON.stringify(input.methods), flow, input.now, input.expiresAt, input.ip, input.userAgent);
   // Built from what was written: reading the row back would only parse the
   // JSON just serialised.
   return {
@@ -165,7 +173,7 @@ export async function insertSession(conn: Conn, input: NewSession): Promise<Sess
 export async function updateSessionState(
   conn: Conn,
   id: number,
-  state: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null; flowAttempts?: number; keyHash?: string; expiresAt?: number },
+  state: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null; flowAttempts?: number; keyDigest?: Buffer; expiresAt?: number },
   expectFlow?: PendingFlow | null,
 ): Promise<boolean> {
   let query = conn
@@ -175,7 +183,7 @@ export async function updateSessionState(
       methods: JSON.stringify(state.methods),
       flow: state.flow === null ? null : JSON.stringify(state.flow),
       ...(state.flowAttempts !== undefined ? { flow_attempts: state.flowAttempts } : {}),
-      ...(state.keyHash ? { key_hash: state.keyHash } : {}),
+      ...(state.keyDigest ? { key_hash: state.keyDigest } : {}),
       ...(state.expiresAt ? { expires_at: state.expiresAt } : {}),
     })
     .where('id', '=', id);
@@ -197,17 +205,64 @@ export async function replaceFlow(conn: Conn, id: number, flow: PendingFlow, exp
   return result.numUpdatedRows > 0n;
 }
 
-const touchSessionRow = prepared((conn: Conn, id: number, now: number, expiresAt: number) =>
-  conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id),
-);
-
-export async function touchSession(conn: Conn, id: number, now: number, expiresAt: number): Promise<void> {
-  await touchSessionRow(conn, id, now, expiresAt);
+export interface SessionTouch {
+  now: number;
+  expiresAt: number;
+  /** USERSESSIONS_TRACK_ACTIVITY: where the session was used from. */
+  client?: { ip: string; userAgent: string };
 }
 
-/** USERSESSIONS_TRACK_ACTIVITY: a touch that also records where the session was used from. */
-export async function touchSessionActivity(conn: Conn, id: number, now: number, expiresAt: number, client: { ip: string; userAgent: string }): Promise<void> {
-  await conn.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt, ip: client.ip, user_agent: client.userAgent }).where('id', '=', id).execute();
+/** Records the latest use of one session. */
+export async function touchSession(conn: Conn, id: number, now: number, expiresAt: number): Promise<void> {
+  await touchSessions(conn, new Map([[id, { now, expiresAt }]]));
+}
+
+/**
+ * Records the latest use of many sessions in one statement (see
+ * WriteBatcher). None of the columns it sets is indexed, so on PostgreSQL
+ * the rows are updated in place (HOT, see migration 008). Each row's CASE
+ * scans the batch, so batches stay small (WriteBatcher sends at 100).
+ */
+export async function touchSessions(conn: Conn, touches: Map<number, SessionTouch>): Promise<void> {
+  const entries = [...touches];
+  // CAST: PostgreSQL types a CASE of parameters as text otherwise.
+  const caseOf = (column: string, value: (t: SessionTouch) => number, type: string) =>
+    sql<number>`case id ${sql.join(
+      entries.map(([id, t]) => sql`when ${id} then cast(${value(t)} as ${sql.raw(type)})`),
+      sql` `,
+    )} else ${sql.ref(column)} end`;
+  const active = entries.filter(([, t]) => t.client);
+  const activity = (column: string, value: (c: { ip: string; userAgent: string }) => string) =>
+    active.length === 0
+      ? sql.ref<string>(column)
+      : sql<string>`case id ${sql.join(
+          active.map(([id, t]) => sql`when ${id} then cast(${value(t.client!)} as varchar)`),
+          sql` `,
+        )} else ${sql.ref(column)} end`;
+  await conn
+    .updateTable('sessions')
+    .set({
+      last_seen_at: caseOf('last_seen_at', (t) => t.now, 'bigint'),
+      expires_at: caseOf('expires_at', (t) => t.expiresAt, 'bigint'),
+      ...(active.length ? { ip: activity('ip', (c) => c.ip), user_agent: activity('user_agent', (c) => c.userAgent) } : {}),
+    })
+    .where('id', 'in', entries.map(([id]) => id))
+    .execute();
+}
+
+/**
+ * The request path's touches, a batch at a time (see WriteBatcher). On
+ * PostgreSQL they commit without waiting for the WAL to reach the disk: a
+ * touch only moves a sliding expiry that is weeks long, so the few a crash
+ * could lose cost nothing, where waiting on the disk would cost every request
+ * that extends its session.
+ */
+export async function recordSessionUses(db: Db, touches: Map<number, SessionTouch>): Promise<void> {
+  if (!isPostgres(db)) return touchSessions(db, touches);
+  await db.transaction().execute(async (tx) => {
+    await sql`set local synchronous_commit = off`.execute(tx);
+    await touchSessions(tx, touches);
+  });
 }
 
 export async function deleteSession(conn: Conn, id: number): Promise<void> {
@@ -221,9 +276,27 @@ export async function deleteUserSessions(conn: Conn, userId: number, keepId: num
   await query.execute();
 }
 
+// expires_at has no index (a touch would then rewrite it, see migration
+// 008), so expired sessions are found by walking the primary key a slice at
+// a time: each statement stays short whatever the table's size, and no
+// request's touch waits behind one long delete.
+const SWEEP_SLICE = 10_000;
+
+/** Deletes every expired session, a slice of ids at a time; answers how many. */
 export async function deleteExpiredSessions(conn: Conn, now: number): Promise<number> {
-  const result = await conn.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const range = await conn.selectFrom('sessions').select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')]).executeTakeFirst();
+  if (range?.first == null || range.last == null) return 0;
+  let deleted = 0;
+  for (let from = Number(range.first); from <= Number(range.last); from += SWEEP_SLICE) {
+    const result = await conn
+      .deleteFrom('sessions')
+      .where('id', '>=', from)
+      .where('id', '<', from + SWEEP_SLICE)
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
 }
 
 /**

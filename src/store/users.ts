@@ -181,18 +181,27 @@ export interface NewUser {
  * race between two signups has one winner and no half-made account.
  */
 export async function createUser(tx: Tx, input: NewUser): Promise<{ userId: number; emailAddressId: number | null } | null> {
-  const taken = await tx
-    .selectFrom('users')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb('username_lower', '=', input.username?.toLowerCase() ?? null),
-        eb.exists(eb.selectFrom('email_addresses').select('id').where('email_lower', '=', input.email?.toLowerCase() ?? '')),
-      ]),
-    )
-    .executeTakeFirst();
-  if (taken) return null;
+  if (await identifierTaken(tx, input)) return null;
   return insertUser(tx, input);
+}
+
+/**
+ * Whether the username or the address already has an account: one probe per
+ * identifier, each on its unique index and stopping at the first row, so the
+ * cost does not grow with the table, under a generic plan (a pooler's named
+ * statements) too. One query with OR EXISTS instead returned every user when
+ * the address was taken, and read the whole table under a generic plan.
+ */
+async function identifierTaken(conn: Conn, input: NewUser): Promise<boolean> {
+  if (input.username !== null) {
+    const user = await conn.selectFrom('users').select('id').where('username_lower', '=', input.username.toLowerCase()).limit(1).executeTakeFirst();
+    if (user) return true;
+  }
+  if (input.email !== null) {
+    const address = await conn.selectFrom('email_addresses').select('id').where('email_lower', '=', input.email.toLowerCase()).limit(1).executeTakeFirst();
+    if (address) return true;
+  }
+  return false;
 }
 
 /**

@@ -9,9 +9,10 @@ import { createTestDatabase, type DatabaseKind } from '../support/databases.js';
 import { TEST_SECRET } from '../support/server.js';
 
 // The CLI as an operator runs it: `headless-auth` in a child process,
-// configured by the environment, against a test database.
+// configured by the environment, against a test database. Its source runs
+// through tsx (bin/headless-auth.js runs the build of the same module).
 
-const BIN = new URL('../../bin/headless-auth.js', import.meta.url).pathname;
+const CLI = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 
 export interface CliRun {
   status: number | null;
@@ -22,7 +23,7 @@ export interface CliRun {
 }
 
 export async function runCli(databaseUrl: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET, NODE_ENV: 'test', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, migrateToLatest, openDatabase, type Db } from '../../src/store/db.js';
 import { findLiveSession, insertSession } from '../../src/store/sessions.js';
-import { hashSecret } from '../../src/security/secrets.js';
+import { sessionKeyDigest } from '../../src/security/secrets.js';
 
 // On SQLite a session read is reused only while no connection has committed
 // since. A change made by another process must show on the next request.
@@ -73,7 +73,7 @@ describe('SQLite data_version readings within one event-loop turn', () => {
 
   async function newSession(key: string): Promise<number> {
     const now = Date.now();
-    const session = await insertSession(db, { keyHash: hashSecret(key), userId: null, methods: [], flow: null, now, expiresAt: now + 60_000, ip: '127.0.0.1', userAgent: 'test' });
+    const session = await insertSession(db, { keyDigest: sessionKeyDigest(key), userId: null, methods: [], flow: null, now, expiresAt: now + 60_000, ip: '127.0.0.1', userAgent: 'test' });
     return session.id;
   }
 

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { Deps, RequestContext } from '../context.js';
 import type { User } from '../../domain/user.js';
 import { conflict, invalid, notAuthenticated, type Outcome } from '../outcome.js';
@@ -43,6 +42,8 @@ export async function describeTotp(deps: Deps, ctx: RequestContext): Promise<Out
     expiresAt: ctx.now + deps.config.account.loginTimeout * 1000,
   });
   const url = totpUrl(secret, label(user), settings.issuer, settings);
+  // Loaded on first use: only a TOTP setup draws a QR code.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(url, { type: 'svg', margin: 1 });
   return { kind: 'totp_setup', secret, totpUrl: url, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }

@@ -5,6 +5,7 @@ import * as m003 from './003_refresh_tokens.js';
 import * as m004 from './004_phone_numbers.js';
 import * as m006 from './006_mfa.js';
 import * as m007 from './007_social.js';
+import * as m008 from './008_session_keys.js';
 import * as m009 from './009_import_records.js';
 import * as m010 from './010_audit.js';
 
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '004_phone_numbers': m004,
   '006_mfa': m006,
   '007_social': m007,
+  '008_session_keys': m008,
   '009_import_records': m009,
   '010_audit': m010,
 };

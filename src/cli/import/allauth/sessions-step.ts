@@ -5,7 +5,7 @@ import { insertSession, touchSession } from '../../../store/sessions.js';
 import { findUsersByIds } from '../../../store/users.js';
 import type { User } from '../../../domain/user.js';
 import type { Tx } from '../../../store/db.js';
-import { hashSecret } from '../../../security/secrets.js';
+import { hashSecret, sessionKeyDigest } from '../../../security/secrets.js';
 import { authHashMatches, authMethods, readDjangoSession, sessionUserId } from './django-session.js';
 import type { SkipReason } from './summary.js';
 import type { ImportRun, ImportStep } from './step.js';
@@ -53,7 +53,7 @@ async function importBatch(run: ImportRun, sessions: SourceSession[]): Promise<v
         run.summary.alreadyImported('sessions');
         continue;
       }
-      const outcome = read.ok ? await importSession(run, tx, session, keyHash, read.data, { users, locals, passwordHashes, details }) : read.reason;
+      const outcome = read.ok ? await importSession(run, tx, session, read.data, { users, locals, passwordHashes, details }) : read.reason;
       if (typeof outcome === 'string') {
         run.summary.skipped('sessions', outcome);
         continue;
@@ -74,7 +74,7 @@ interface BatchLookups {
 }
 
 /** The new session's id, or why the session stays behind. */
-async function importSession(run: ImportRun, tx: Tx, session: SourceSession, keyHash: string, data: Record<string, unknown>, lookups: BatchLookups): Promise<number | SkipReason> {
+async function importSession(run: ImportRun, tx: Tx, session: SourceSession, data: Record<string, unknown>, lookups: BatchLookups): Promise<number | SkipReason> {
   const sourceUserId = sessionUserId(data);
   if (sourceUserId === null) return 'not_logged_in';
   const record = lookups.users.get(String(sourceUserId));
@@ -88,7 +88,7 @@ async function importSession(run: ImportRun, tx: Tx, session: SourceSession, key
   // allauth.usersessions, when installed, knows where and when the session was used.
   const detail = lookups.details.get(session.key);
   const created = await insertSession(tx, {
-    keyHash,
+    keyDigest: sessionKeyDigest(session.key),
     userId: user.id,
     methods: authMethods(data),
     flow: null,

@@ -3,7 +3,7 @@ import type { Session } from '../../../domain/session.js';
 import type { AuthState, WebAuthnOptions } from '../../outcome.js';
 import { findChallenge, putChallenge, type Challenge, type ChallengePurpose } from '../../../store/mfa-challenges.js';
 import { insertSession } from '../../../store/sessions.js';
-import { hashSecret, randomKey } from '../../../security/secrets.js';
+import { randomKey, sessionKeyDigest } from '../../../security/secrets.js';
 
 // A WebAuthn ceremony spans two requests: the options (with a challenge)
 // and the browser's answer. The hash of the challenge waits in the session,
@@ -39,7 +39,7 @@ export async function visitorSession(deps: Deps, ctx: RequestContext): Promise<{
   if (ctx.session) return { session: ctx.session };
   const key = randomKey();
   const session = await insertSession(deps.db, {
-    keyHash: hashSecret(key),
+    keyDigest: sessionKeyDigest(key),
     userId: null,
     methods: [],
     flow: null,

@@ -1,11 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Deps } from '../../context.js';
 import type { User } from '../../../domain/user.js';
 import type { WebAuthnAuthenticator } from '../../../domain/authenticator.js';
@@ -16,6 +9,8 @@ import { constantTimeEqual, hashSecret } from '../../../security/secrets.js';
 // back (challenge, origin, RP id, signature, user presence and, where asked,
 // user verification). RP id, name and origins come from the settings.
 // A response that fails any check is simply refused (null): it is input.
+// The library is loaded on first use: a server without WebAuthn never holds it.
+const webauthnLibrary = () => import('@simplewebauthn/server');
 
 /** What a registration proved, ready to store. */
 export interface NewCredential {
@@ -37,6 +32,7 @@ const descriptor = (a: WebAuthnAuthenticator) => ({ id: a.credentialId, transpor
 export async function creationOptions(deps: Deps, user: User, existing: WebAuthnAuthenticator[], passwordless: boolean) {
   const { webauthn } = deps.config.mfa;
   const name = user.email ?? user.username ?? `user ${user.id}`;
+  const { generateRegistrationOptions } = await webauthnLibrary();
   const options = await generateRegistrationOptions({
     rpName: webauthn.rpName,
     rpID: webauthn.rpId,
@@ -57,6 +53,7 @@ export async function creationOptions(deps: Deps, user: User, existing: WebAuthn
 
 export async function requestOptions(deps: Deps, allowed: WebAuthnAuthenticator[], userVerification: 'required' | 'preferred') {
   const { webauthn } = deps.config.mfa;
+  const { generateAuthenticationOptions } = await webauthnLibrary();
   const options = await generateAuthenticationOptions({ rpID: webauthn.rpId, allowCredentials: allowed.map(descriptor), userVerification, timeout: webauthn.timeout });
   return { options, challengeHash: hashSecret(options.challenge) };
 }
@@ -92,6 +89,7 @@ export async function verifyCreation(deps: Deps, credential: Record<string, unkn
   const response = credential as unknown as RegistrationResponseJSON;
   if (!bytes(response.id) || typeof response.response !== 'object' || response.response === null) return null;
   try {
+    const { verifyRegistrationResponse } = await webauthnLibrary();
     const verified = await verifyRegistrationResponse({ response, ...expectations(deps, response, challengeHash, requireUserVerification) });
     if (!verified.verified) return null;
     const { credential: made } = verified.registrationInfo;
@@ -128,6 +126,7 @@ export async function verifyAssertion(
 ): Promise<number | null> {
   const response = credential as unknown as AuthenticationResponseJSON;
   try {
+    const { verifyAuthenticationResponse } = await webauthnLibrary();
     const verified = await verifyAuthenticationResponse({
       response,
       ...expectations(deps, response, challengeHash, requireUserVerification),
