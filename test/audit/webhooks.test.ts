@@ -6,6 +6,7 @@ import { describeUnlessSkipped } from '../support/suites.js';
 import { freePort } from '../support/process-server.js';
 import { PASSWORD, uniqueEmail } from '../support/accounts.js';
 import { maxRetryDelayMs } from '../../src/messaging/webhooks/retry-schedule.js';
+import type { Delivery } from '../../src/store/webhook-deliveries.js';
 import { deliveriesOf, eventsOf, startReceiver, tracedClient, until, verifyStandardWebhook, webhookSecret, type Receiver } from './support.js';
 
 // Webhooks against a real receiver: signed as Standard Webhooks says,
@@ -20,6 +21,17 @@ function webhookEnv(urls: string[], extra: Record<string, string> = {}): Record<
 }
 
 /** A failed login: an event without any account. */
+/**
+ * The event's delivery once an attempt has failed and been recorded: pending,
+ * its lease given up (a row claimed for an attempt is pending too, and its
+ * next_attempt_at is the lease's end), after `attempts` attempts when given.
+ */
+async function settledPending(server: TestServer, id: string, attempts?: number): Promise<Delivery | undefined> {
+  const row = await server.app.deps.db.selectFrom('webhook_deliveries').select(['lease_token', 'attempts', 'status']).where('event_id', '=', id).executeTakeFirst();
+  if (!row || row.lease_token !== null || row.status !== 'pending' || row.attempts === 0 || (attempts !== undefined && row.attempts !== attempts)) return undefined;
+  return (await deliveriesOf(server)).find((d) => d.eventId === id);
+}
+
 async function failedLogin(server: TestServer): Promise<string> {
   const client = await tracedClient(server, 'app');
   const email = uniqueEmail('hook');
@@ -85,11 +97,14 @@ for (const { kind, skip } of await databaseKinds()) {
       const server = await serverWith(webhookEnv([hooks.url]));
       const id = await failedLogin(server);
       await until('the first attempt', () => hooks.received.some((h) => h.id === id));
-      const row = await until('the retry scheduled', async () => (await deliveriesOf(server)).find((d) => d.eventId === id && d.attempts === 1 && d.lastError === 'HTTP 503' && d.status === 'pending'));
+      const row = await until('the retry scheduled', () => settledPending(server, id, 1));
+      assert.equal(row.lastError, 'HTTP 503');
       assert.ok(row.nextAttemptAt > server.clock.now(), 'the next attempt waits');
       assert.ok(row.nextAttemptAt - server.clock.now() <= maxRetryDelayMs(1));
       server.clock.advance(maxRetryDelayMs(1));
       await until('the second attempt', () => hooks.received.filter((h) => h.id === id).length === 2);
+      // Its failure recorded (the lease given up) and the next try scheduled from the clock as it is now, before the clock moves on.
+      await until('the second retry scheduled', () => settledPending(server, id, 2));
       hooks.answer = 200;
       server.clock.advance(maxRetryDelayMs(2));
       await until('the delivery', () => hooks.delivered().get(id) === 1);
@@ -106,7 +121,7 @@ for (const { kind, skip } of await databaseKinds()) {
       const port = await freePort();
       const server = await serverWith(webhookEnv([`http://127.0.0.1:${port}/hooks`]));
       const id = await failedLogin(server);
-      const refused = await until('a refused attempt', async () => (await deliveriesOf(server)).find((d) => d.eventId === id && d.attempts >= 1 && d.status === 'pending' && d.lastError !== null));
+      const refused = await until('a refused attempt', () => settledPending(server, id));
       assert.equal(refused.lastError, 'ECONNREFUSED');
       const hooks = await receiver({ port });
       server.clock.advance(maxRetryDelayMs(refused.attempts));
