@@ -140,10 +140,12 @@ for (const { kind, skip } of await databaseKinds()) {
       assert.equal(failed.attempts, 2);
       assert.equal(failed.lastError, 'HTTP 500');
       assert.equal(hooks.received.filter((h) => h.id === id).length, 2);
-      const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
-      assert.match(metrics, /auth_webhook_deliveries_total\{outcome="failed"\} 1/);
-      assert.match(metrics, /auth_webhook_deliveries_total\{outcome="retry"\} 1/);
-      assert.match(metrics, /auth_webhook_outbox_backlog 0/);
+      // The counter moves just after the row is settled, and the backlog gauge at the sender's next round.
+      const expected = [/auth_webhook_deliveries_total\{outcome="failed"\} 1/, /auth_webhook_deliveries_total\{outcome="retry"\} 1/, /auth_webhook_outbox_backlog 0/];
+      await until('failed 1, retry 1 and backlog 0 in the metrics', async () => {
+        const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+        return expected.every((pattern) => pattern.test(metrics));
+      });
     });
   });
 }
