@@ -1,9 +1,8 @@
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeDatabase, migrateToLatest, openDatabase, type Db } from '../../src/store/db.js';
 import { deleteExpiredSessions } from '../../src/store/sessions.js';
 import { sessionKeyDigest } from '../../src/security/secrets.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { databaseKinds, migratedDatabase } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 
 // The sweeper finds expired sessions by walking ids a slice at a time (there
@@ -12,19 +11,10 @@ import { describeUnlessSkipped } from '../support/suites.js';
 
 for (const { kind, skip } of await databaseKinds()) {
   describeUnlessSkipped(`sweeping expired sessions [${kind}]`, skip, () => {
-    let database: TestDatabase;
-    let db: Db;
-    before(async () => {
-      database = await createTestDatabase(kind);
-      db = openDatabase(database.url);
-      await migrateToLatest(db);
-    });
-    after(async () => {
-      await closeDatabase(db);
-      await database?.drop();
-    });
+    const connection = migratedDatabase(kind);
 
     it('deletes the expired sessions of every slice of ids and keeps the live ones', async () => {
+      const db = connection();
       const now = 1_800_000_000_000;
       const user = await db.insertInto('users').values({ username: null, username_lower: null, password_hash: null, created_at: now, password_changed_at: now }).returning('id').executeTakeFirstOrThrow();
       // Ids far apart, so that they fall in different slices.
@@ -43,6 +33,7 @@ for (const { kind, skip } of await databaseKinds()) {
     });
 
     it('an empty table sweeps to nothing', async () => {
+      const db = connection();
       await db.deleteFrom('sessions').execute();
       assert.equal(await deleteExpiredSessions(db, Date.now()), 0);
     });

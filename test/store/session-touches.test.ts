@@ -1,9 +1,8 @@
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeDatabase, migrateToLatest, openDatabase, type Db } from '../../src/store/db.js';
 import { recordSessionUses } from '../../src/store/sessions.js';
 import { sessionKeyDigest } from '../../src/security/secrets.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../support/databases.js';
+import { databaseKinds, migratedDatabase } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 
 // One statement records the latest use of a whole batch of sessions, each
@@ -11,19 +10,10 @@ import { describeUnlessSkipped } from '../support/suites.js';
 
 for (const { kind, skip } of await databaseKinds()) {
   describeUnlessSkipped(`a batch of session touches [${kind}]`, skip, () => {
-    let database: TestDatabase;
-    let db: Db;
-    before(async () => {
-      database = await createTestDatabase(kind);
-      db = openDatabase(database.url);
-      await migrateToLatest(db);
-    });
-    after(async () => {
-      await closeDatabase(db);
-      await database?.drop();
-    });
+    const connection = migratedDatabase(kind);
 
     it('writes each session its own values and leaves the others alone', async () => {
+      const db = connection();
       const t = 1_800_000_000_000;
       const user = await db.insertInto('users').values({ username: null, username_lower: null, password_hash: null, created_at: t, password_changed_at: t }).returning('id').executeTakeFirstOrThrow();
       const ids: number[] = [];

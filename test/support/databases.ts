@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import pg from 'pg';
+import { closeDatabase, migrateToLatest, openDatabase, type Db } from '../../src/store/db.js';
 import { POSTGRES_ADMIN_URL, serviceSkipReason } from './services.js';
 
 export interface TestDatabase {
@@ -56,4 +58,24 @@ export async function databaseKinds(): Promise<Array<{ kind: DatabaseKind; skip:
     { kind: 'sqlite', skip: undefined },
     { kind: 'postgres', skip: await serviceSkipReason('PostgreSQL') },
   ];
+}
+
+/**
+ * For store tests without a server: a fresh database of `kind`, migrated
+ * before the enclosing suite's tests and dropped after them. Answers a getter
+ * for its connection, valid once the suite's `before` hooks ran.
+ */
+export function migratedDatabase(kind: DatabaseKind): () => Db {
+  let database: TestDatabase | undefined;
+  let db: Db | undefined;
+  before(async () => {
+    database = await createTestDatabase(kind);
+    db = openDatabase(database.url);
+    await migrateToLatest(db);
+  });
+  after(async () => {
+    if (db) await closeDatabase(db);
+    await database?.drop();
+  });
+  return () => db!;
 }
