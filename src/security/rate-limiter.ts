@@ -12,9 +12,25 @@ export interface RateLimitSubject {
   ip: string;
   userId?: string | number | null;
   key?: string | null;
+  /**
+   * What a `key` rule's key names. Each space counts apart, so no value a
+   * client types (an email, a username) can reach another space's counter.
+   */
+  keySpace?: KeySpace;
 }
 
+/** `identifier`: what the client typed to name an account (the default); `second_factor`: an account's id, for MFA guesses. */
+export type KeySpace = 'identifier' | 'second_factor';
+
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** How an attempt that held a reservation ended. */
+export type AttemptVerdict<T> = { succeeded: boolean; value: T };
+
+export type GuardedResult<T> = { ok: true; succeeded: boolean; value: T } | { ok: false; retryAfterSeconds: number };
+
+/** A refused reservation waits at most this many times for attempts in flight to settle. */
+const MAX_WAITS_FOR_IN_FLIGHT = 8;
 
 /**
  * The counters of one rule. A window opens at a subject's first hit and lasts
@@ -31,6 +47,8 @@ interface RuleCounter {
 interface BoundRule {
   readonly rule: RateLimitRule;
   readonly counter: RuleCounter;
+  /** Names the rule in the registry of attempts in flight. */
+  readonly name: string;
 }
 
 export interface RateLimiterOptions {
@@ -41,6 +59,8 @@ export interface RateLimiterOptions {
 export class RateLimiter {
   readonly #rules = new Map<Action, readonly BoundRule[]>();
   readonly #onReject: ((action: Action) => void) | undefined;
+  /** Attempts of this process that hold a reservation, per rule and counted subject: each settles when its check has ended. */
+  readonly #inFlight = new Map<string, Set<Promise<void>>>();
 
   constructor(config: RateLimitConfig | false, store: RateLimitStore, options: RateLimiterOptions = {}) {
     this.#onReject = options.onReject;
@@ -53,7 +73,7 @@ export class RateLimiter {
           // One key space per action and rule, so no two rules share a counter.
           const keyPrefix = `${prefix}:${action}:${rule.per}:${rule.amount}/${rule.periodSeconds}s`;
           const counter = store.kind === 'redis' ? redisCounter(store.client, keyPrefix, rule) : new MemoryCounter(rule);
-          return { rule, counter };
+          return { rule, counter, name: keyPrefix };
         }),
       );
     }
@@ -74,9 +94,66 @@ export class RateLimiter {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...over) / 1000)) };
   }
 
+  /**
+   * Runs a check whose failures the action counts (a password, a second
+   * factor), with a point reserved on every rule before it starts, so that
+   * parallel guesses cannot overshoot a limit. Only a check that ran and
+   * failed keeps its point: a success gives it back and clears the key and
+   * user counters (see succeeded()), and a check that threw (the database
+   * went away) gives it back, since nothing was tried.
+   *
+   * A reservation refused while other attempts of this process hold points
+   * on the refusing rule waits for them to settle and tries again: a right
+   * password must not be refused because other right passwords were still
+   * being checked when it arrived.
+   */
+  async guarded<T>(action: Action, subject: RateLimitSubject, check: () => Promise<AttemptVerdict<T>>): Promise<GuardedResult<T>> {
+    const bound = this.#bind(action, subject);
+    for (let waits = 0; ; waits++) {
+      const over = await Promise.all(bound.map(({ counter, id }) => counter.hit(id, 1)));
+      const refusing = bound.filter((_, i) => over[i] !== null);
+      if (refusing.length === 0) break;
+      const inFlight = refusing.flatMap(({ slot }) => [...(this.#inFlight.get(slot) ?? [])]);
+      if (inFlight.length === 0 || waits === MAX_WAITS_FOR_IN_FLIGHT) {
+        this.#onReject?.(action);
+        const waitMs = Math.max(...over.filter((ms): ms is number => ms !== null));
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+      }
+      // This try never ran: its points go back before it waits its turn.
+      await this.#refund(bound);
+      await Promise.all(inFlight);
+    }
+
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    for (const { slot } of bound) {
+      const set = this.#inFlight.get(slot) ?? new Set();
+      this.#inFlight.set(slot, set.add(settled));
+    }
+    try {
+      const verdict = await check().catch(async (error: unknown) => {
+        await this.#refund(bound).catch(() => undefined);
+        throw error;
+      });
+      if (verdict.succeeded) await this.succeeded(action, subject);
+      return { ok: true, ...verdict };
+    } finally {
+      for (const { slot } of bound) {
+        const set = this.#inFlight.get(slot);
+        set?.delete(settled);
+        if (set?.size === 0) this.#inFlight.delete(slot);
+      }
+      settle();
+    }
+  }
+
+  async #refund(bound: ReadonlyArray<{ counter: RuleCounter; id: string }>): Promise<void> {
+    await Promise.all(bound.map(({ counter, id }) => counter.refund(id)));
+  }
+
   /** Gives one point back to every rule, e.g. the attempt reserved before a login that then succeeded. */
   async reward(action: Action, subject: RateLimitSubject): Promise<void> {
-    await Promise.all(this.#bind(action, subject).map(({ counter, id }) => counter.refund(id)));
+    await this.#refund(this.#bind(action, subject));
   }
 
   /**
@@ -99,11 +176,11 @@ export class RateLimiter {
     await Promise.all(scoped.map(({ counter, id }) => counter.delete(id)));
   }
 
-  #bind(action: Action, subject: RateLimitSubject): Array<{ counter: RuleCounter } & CountedSubject> {
+  #bind(action: Action, subject: RateLimitSubject): Array<{ counter: RuleCounter; slot: string } & CountedSubject> {
     const bound = [];
-    for (const { rule, counter } of this.#rules.get(action) ?? []) {
+    for (const { rule, counter, name } of this.#rules.get(action) ?? []) {
       const counted = countedSubject(rule.per, subject);
-      if (counted !== null) bound.push({ counter, ...counted });
+      if (counted !== null) bound.push({ counter, slot: `${name}|${counted.id}`, ...counted });
     }
     return bound;
   }
@@ -120,16 +197,18 @@ function countedSubject(per: RateLimitPer, subject: RateLimitSubject): CountedSu
   const key = normalise(subject.key);
   if (per === 'key') {
     // A key rule has nothing to count without a key (e.g. no email given).
-    return key === null ? null : { source: 'key', id: hash('key', key) };
+    return key === null ? null : { source: 'key', id: hash(['key', subject.keySpace ?? 'identifier', key]) };
   }
-  if (per === 'user' && userId !== null) return { source: 'user', id: hash('user', userId) };
+  if (per === 'user' && userId !== null) return { source: 'user', id: hash(['user', userId]) };
   // Anonymous requests against a per-user rule count per ip, as the reference did.
-  return { source: 'ip', id: hash('ip', normalise(subject.ip) ?? '') };
+  return { source: 'ip', id: hash(['ip', normalise(subject.ip) ?? '']) };
 }
 
-// The source tag keeps a user rule's ip fallback apart from a user whose id looks like an ip.
-function hash(source: RateLimitPer, value: string): string {
-  return createHash('sha256').update(`${source}:${value}`).digest('hex').slice(0, 32);
+// The source and key space are part of what is hashed, encoded so that no
+// value can pose as another's (a user whose id looks like an ip, a username
+// that spells another space's key).
+function hash(parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
 function normalise(value: string | number | null | undefined): string | null {

@@ -228,3 +228,27 @@ describeEachDatabase(
     });
   },
 );
+
+// Issue 22 item 5: each login reserves its failed-login point before the
+// password check, and 20 right passwords in parallel found the account's 5
+// points held by the others still in flight: 4 of them were refused.
+describeEachDatabase(
+  'regression: right passwords in parallel are not refused for each other (issue 22 item 5)',
+  // The default failed-login rules; the per-IP request limit (30/m) is left out so the two bursts fit in one minute.
+  { ACCOUNT_EMAIL_VERIFICATION: 'none', ACCOUNT_RATE_LIMITS: JSON.stringify({ login: false }) },
+  ({ server }) => {
+    it('20 parallel logins with the right password all succeed under the default failed-login limits', async () => {
+      const { email } = await signedUp(server().client('app'));
+      const logins = await Promise.all(Array.from({ length: 20 }, () => server().client('app').post('/auth/login', { email, password: PASSWORD })));
+      assert.deepEqual(logins.map((r) => r.status), Array(20).fill(200), JSON.stringify(logins.find((r) => r.status !== 200)?.body));
+    });
+
+    it('while wrong guesses in parallel still stop at the account\'s 5', async () => {
+      const { email } = await signedUp(server().client('app'));
+      const guesses = await Promise.all(Array.from({ length: 20 }, () => server().client('app').post('/auth/login', { email, password: WRONG })));
+      const codes = guesses.map((r) => r.body.errors?.[0]?.code);
+      assert.equal(codes.filter((c) => c === 'email_password_mismatch').length, 5, codes.join());
+      assert.equal(codes.filter((c) => c === 'too_many_login_attempts').length, 15, codes.join());
+    });
+  },
+);

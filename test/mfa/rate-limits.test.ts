@@ -1,7 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
-import { assertError } from '../support/accounts.js';
+import { PASSWORD, assertError, readyClient, uniqueEmail } from '../support/accounts.js';
 import { pendingSecondFactor, totpAccount, totpAt, nextPeriod } from './support.js';
 
 // Every code check spends the login_failed limit, as in the reference: per
@@ -46,3 +46,43 @@ describeEachDatabase('second-factor lockout per address', { ACCOUNT_RATE_LIMITS:
     assertError(await bobLogin.post('/auth/2fa/authenticate', { code: totpAt(server(), bob.secret) }), 400, 'too_many_login_attempts', 'code'); // 8
   });
 });
+
+// Issue 22 item 3: the per-account password rule counts by the typed
+// username and the second-factor rule by the account, under one action. When
+// both were plain strings, the username "mfa-auth-user-<id>" named account
+// <id>'s second-factor counter.
+describeEachDatabase(
+  'regression: a username cannot reach an account\'s second-factor limit (issue 22 item 3)',
+  {
+    ACCOUNT_LOGIN_METHODS: 'email,username',
+    ACCOUNT_SIGNUP_FIELDS: 'email*,username,password1*',
+    ACCOUNT_RATE_LIMITS: JSON.stringify({ login_failed: '1000/m/ip,5/300s/key' }),
+  },
+  ({ server }) => {
+    it('wrong passwords for the username mfa-auth-user-<id> leave account <id>\'s code check open', async () => {
+      const victim = await totpAccount(server(), 'app');
+      const victimId = (await victim.client.get('/auth/session')).body.data.user.id;
+      const squatted = `mfa-auth-user-${victimId}`;
+      const squatter = await readyClient(server(), 'app');
+      const signup = await squatter.post('/auth/signup', { email: uniqueEmail('squat'), username: squatted, password: PASSWORD });
+      assert.equal(signup.status, 200, JSON.stringify(signup.body));
+      for (let i = 0; i < 6; i++) await server().client('app').post('/auth/login', { username: squatted, password: 'not the password at all' });
+      assertError(await server().client('app').post('/auth/login', { username: squatted, password: PASSWORD }), 400, 'too_many_login_attempts');
+
+      const login = await pendingSecondFactor(server(), 'app', victim.email);
+      assert.equal((await login.post('/auth/2fa/authenticate', { code: totpAt(server(), victim.secret) })).status, 200);
+    });
+
+    it('and wrong codes for account <id> leave the username mfa-auth-user-<id> free to log in', async () => {
+      const victim = await totpAccount(server(), 'app');
+      const victimId = (await victim.client.get('/auth/session')).body.data.user.id;
+      const squatted = `mfa-auth-user-${victimId}`;
+      const owner = await readyClient(server(), 'app');
+      assert.equal((await owner.post('/auth/signup', { email: uniqueEmail('owner'), username: squatted, password: PASSWORD })).status, 200);
+      const login = await pendingSecondFactor(server(), 'app', victim.email);
+      for (let i = 0; i < 5; i++) assertError(await login.post('/auth/2fa/authenticate', { code: totpAt(server(), victim.secret, 5 + i) }), 400, 'incorrect_code', 'code');
+      assertError(await login.post('/auth/2fa/authenticate', { code: totpAt(server(), victim.secret) }), 400, 'too_many_login_attempts', 'code');
+      assert.equal((await server().client('app').post('/auth/login', { username: squatted, password: PASSWORD })).status, 200);
+    });
+  },
+);

@@ -138,6 +138,21 @@ describeUnlessSkipped('regression: the service survives losing PostgreSQL and Re
     assert.ok(took < 10_000, `serving again ${took} ms after PostgreSQL came back`);
   });
 
+  it('regression: right-password logins answered 503 while PostgreSQL was frozen do not count as failed logins (issue 22 item 4)', async () => {
+    // 11 is past both failed-login rules of the defaults: 5 per account, 10 per address.
+    const { client, email, headers } = await account();
+    pgProxy.freeze();
+    try {
+      const during = await Promise.all(Array.from({ length: 11 }, () => login(email, headers)));
+      for (const response of during) assertUnavailable(response);
+    } finally {
+      pgProxy.thaw();
+    }
+    await recovers(() => client.get('/auth/session', headers));
+    const after = await login(email, headers);
+    assert.equal(after.status, 200, JSON.stringify(after.body));
+  });
+
   it('Redis frozen: a login cannot read its rate limit, so it is refused with a 503 (never let through), quickly; then it works', async () => {
     const { email, headers } = await account();
     redisProxy.freeze();

@@ -134,6 +134,42 @@ function limiterBehaviour(makeLimiter: MakeLimiter): void {
     assert.equal((await limiter.consume('change_password', { ip: '192.0.2.2' })).ok, false);
   });
 
+  test('key spaces count apart: a typed identifier never reaches a second-factor counter', async () => {
+    const limiter = makeLimiter();
+    for (let i = 0; i < 2; i++) await limiter.consume('login_failed', { ip: '192.0.2.1', key: '42' });
+    assert.equal((await limiter.consume('login_failed', { ip: '192.0.2.2', key: '42' })).ok, false);
+    assert.equal((await limiter.consume('login_failed', { ip: '192.0.2.3', key: '42', keySpace: 'second_factor' })).ok, true);
+  });
+
+  test('guarded: a failed check keeps its point, a success and a check that threw give it back', async () => {
+    const limiter = makeLimiter();
+    const subject = { ip: '192.0.2.1', key: 'a@example.com' };
+    const outage = new DependencyUnavailable('database', 'not answering');
+    for (let i = 0; i < 5; i++) {
+      await assert.rejects(limiter.guarded('login_failed', subject, () => Promise.reject(outage)), outage);
+    }
+    assert.deepEqual(await limiter.guarded('login_failed', subject, async () => ({ succeeded: false, value: 'wrong' })), { ok: true, succeeded: false, value: 'wrong' });
+    assert.equal((await limiter.guarded('login_failed', subject, async () => ({ succeeded: true, value: 'right' }))).ok, true);
+    // The success cleared the key's count: two failures fit again, the third is refused.
+    for (let i = 0; i < 2; i++) assert.equal((await limiter.guarded('login_failed', subject, async () => ({ succeeded: false, value: null }))).ok, true);
+    assert.equal((await limiter.guarded('login_failed', subject, async () => ({ succeeded: true, value: null }))).ok, false);
+  });
+
+  test('guarded: a reservation refused for attempts still in flight waits for them instead of failing', async () => {
+    const limiter = makeLimiter();
+    const subject = { ip: '192.0.2.1', key: 'b@example.com' };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = [0, 1].map(() => limiter.guarded('login_failed', subject, async () => (await held, { succeeded: true, value: null })));
+    let thirdDone = false;
+    const third = limiter.guarded('login_failed', subject, async () => ({ succeeded: true, value: null })).finally(() => (thirdDone = true));
+    // The third cannot pass while both points are held; it has not been refused either.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(thirdDone, false);
+    release();
+    assert.deepEqual((await Promise.all([...slow, third])).map((r) => r.ok), [true, true, true]);
+  });
+
   test('a disabled action, or disabled rate limiting, always passes', async () => {
     const actionOff = makeLimiter();
     const allOff = makeLimiter(false);

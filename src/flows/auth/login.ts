@@ -39,10 +39,10 @@ function identify(deps: Deps, input: LoginInput): Identifier | Outcome {
 }
 
 /**
- * POST /auth/login. Each attempt first reserves a slot in the login_failed
- * limit (per IP and per account key), so parallel guesses cannot overshoot it;
- * a success hands the slot back. Unknown accounts cost a full hash like wrong
- * passwords and get the same error.
+ * POST /auth/login. The credential check runs under the login_failed limit
+ * (per IP and per account key; see RateLimiter.guarded): parallel guesses
+ * cannot overshoot it, and only a check that ran and failed counts. Unknown
+ * accounts cost a full hash like wrong passwords and get the same error.
  */
 export async function login(deps: Deps, ctx: RequestContext, input: LoginInput): Promise<Outcome> {
   if (ctx.user) return conflict;
@@ -53,23 +53,23 @@ export async function login(deps: Deps, ctx: RequestContext, input: LoginInput):
   const id = identify(deps, input);
   if ('kind' in id) return id;
 
-  const subject = { ip: ctx.ip, key: id.value };
-  const attempt = await deps.limiter.consume('login_failed', subject);
+  const attempt = await deps.limiter.guarded('login_failed', { ip: ctx.ip, key: id.value }, async () => {
+    const user =
+      id.by === 'email' ? await findUserByEmail(deps.db, id.value) : id.by === 'phone' ? await findUserByPhone(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
+    const verdict = await verifyPassword(input.password, user?.passwordHash ?? null);
+    return { succeeded: user !== null && verdict.ok, value: { user, verdict } };
+  });
   if (!attempt.ok) {
     await recordFailure(deps, ctx, 'login.failed', null, 'rate_limited', { method: 'password', identifier: id.value });
     return invalid({ code: 'too_many_login_attempts' });
   }
-
-  const user =
-    id.by === 'email' ? await findUserByEmail(deps.db, id.value) : id.by === 'phone' ? await findUserByPhone(deps.db, id.value) : await findUserByUsername(deps.db, id.value);
-  const verdict = await verifyPassword(input.password, user?.passwordHash ?? null);
+  const { user, verdict } = attempt.value;
   if (!user || !verdict.ok) {
     // Written for an unknown account as for a known one, so the two still cost the same.
     await recordFailure(deps, ctx, 'login.failed', user?.id ?? null, user ? 'invalid_password' : 'unknown_user', { method: 'password', identifier: id.value });
     return invalid({ code: `${id.by}_password_mismatch`, param: 'password' });
   }
   // Only failures count, as in the reference: an office behind one NAT logs in all day.
-  await deps.limiter.succeeded('login_failed', subject);
   if (!user.isActive) {
     await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'password', identifier: id.value });
     return invalid({ code: 'account_inactive' });

@@ -93,19 +93,19 @@ export type Limited<T> = { ok: true; value: T } | { ok: false; locked: boolean }
 
 /**
  * Runs a second-factor check under the login_failed limit, as the reference
- * does: per IP, and per user under the key `mfa-auth-user-<id>`. The attempt
- * is spent before the check, so parallel guesses cannot overshoot; a success
- * gives its own point back and clears the user's counter, as a right password
- * does. (The reference clears the IP's whole window, which would let one
- * account's success reset the count of guesses made at others from the same
- * address.)
+ * does: per IP, and per user (in a key space of its own, which no typed
+ * username can reach). See RateLimiter.guarded: parallel guesses cannot
+ * overshoot, and a success gives its own point back and clears the user's
+ * counter, as a right password does. (The reference clears the IP's whole
+ * window, which would let one account's success reset the count of guesses
+ * made at others from the same address.)
  */
 export async function underFailedLoginLimit<T>(deps: Deps, ctx: RequestContext, userId: number, check: () => Promise<T | null>): Promise<Limited<T>> {
-  const subject = { ip: ctx.ip, key: `mfa-auth-user-${userId}` };
-  const attempt = await deps.limiter.consume('login_failed', subject);
+  const subject = { ip: ctx.ip, key: String(userId), keySpace: 'second_factor' } as const;
+  const attempt = await deps.limiter.guarded('login_failed', subject, async () => {
+    const value = await check();
+    return { succeeded: value !== null, value };
+  });
   if (!attempt.ok) return { ok: false, locked: true };
-  const value = await check();
-  if (value === null) return { ok: false, locked: false };
-  await deps.limiter.succeeded('login_failed', subject);
-  return { ok: true, value };
+  return attempt.value === null ? { ok: false, locked: false } : { ok: true, value: attempt.value };
 }
