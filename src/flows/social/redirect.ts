@@ -4,7 +4,7 @@ import { hashSecret, randomKey } from '../../security/secrets.js';
 import { insertState } from '../../store/social-states.js';
 import { callbackPath } from '../../social/views.js';
 import { pkcePair } from '../../social/kit/pkce.js';
-import { frontendHosts, isSafeCallbackUrl, loginErrorUrl, withQuery } from './navigation.js';
+import { frontendHosts, loginErrorUrl, safeCallbackUrl, withQuery } from './navigation.js';
 
 // POST /auth/provider/redirect: the start of the redirect flow. The browser
 // leaves for the provider with a state that is random, single use, expiring
@@ -37,9 +37,10 @@ export function stateSealContext(stateHash: string): string {
 export async function startProviderRedirect(deps: Deps, ctx: RequestContext, input: RedirectInput, browser: Browser): Promise<Outcome> {
   const { config } = deps;
   const process = input.process ?? '';
-  const callbackUrl = input.callback_url ?? '';
+  // Normalised once: the form checked is the form stored and sent on every landing.
+  const callbackUrl = safeCallbackUrl(input.callback_url ?? '', browser.host, frontendHosts(config));
   const provider = input.provider ? deps.social.get(input.provider) : undefined;
-  if (!provider || !['login', 'connect'].includes(process) || !isSafeCallbackUrl(callbackUrl, browser.host, frontendHosts(config))) {
+  if (!provider || !['login', 'connect'].includes(process) || callbackUrl === null) {
     return { kind: 'redirect', location: loginErrorUrl(config, 'login') };
   }
   const limit = await deps.limiter.consume('login', { ip: ctx.ip });
