@@ -18,7 +18,7 @@ import { atRestCipher } from './security/at-rest.js';
 import { createLogger, silentLogger, type Logger } from './observability/logger.js';
 import { createMetrics, disabledMetrics } from './observability/metrics.js';
 import { countedMailer, countedSmsSender } from './observability/instrument.js';
-import { readinessProbe, type DependencyCheck } from './observability/readiness.js';
+import { readinessProbe, shuttingDown, type DependencyCheck } from './observability/readiness.js';
 import { metricsServer } from './observability/metrics-server.js';
 import { createSocialProviders } from './social/registry.js';
 import { startWebhookSender } from './messaging/webhooks/sender.js';
@@ -39,6 +39,12 @@ export interface App {
   sweep(): Promise<void>;
   /** With METRICS_PORT: starts /metrics on its own port (resolves with its address); otherwise resolves with null. */
   listenMetrics(): Promise<AddressInfo | null>;
+  /**
+   * The first step of a shutdown: /readyz answers 503 and every response
+   * closes its connection, while the server keeps accepting and serving
+   * until close() stops the listener and drains.
+   */
+  beginShutdown(): void;
   close(): Promise<void>;
 }
 
@@ -94,9 +100,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     checks.push({ name: 'redis', check: () => client.ping() });
   }
   const separateMetrics = metrics.registry && config.operations.metrics.port !== undefined ? metricsServer(metrics.registry) : null;
+  const probe = readinessProbe(checks, config.operations.healthCheckTimeoutMs);
+  let stopping = false;
   const http = await createHttpServer(deps, {
     logger: log,
-    operations: { readiness: readinessProbe(checks, config.operations.healthCheckTimeoutMs), metrics: separateMetrics ? null : metrics.registry },
+    operations: { readiness: () => (stopping ? Promise.resolve(shuttingDown) : probe()), metrics: separateMetrics ? null : metrics.registry },
+    shuttingDown: () => stopping,
   });
   // Flows log through the server's logger (with its bindings) once it exists.
   deps.log = http.log;
@@ -135,6 +144,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       return address;
     },
     sweep: () => sweeper.sweep(),
+    beginShutdown() {
+      stopping = true;
+    },
     async close() {
       sweeper.stop();
       // Before the database closes: the round in flight records its results.

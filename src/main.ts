@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { configFromEnvironment, exitOnConfigError } from './config/from-environment.js';
 import { ConfigError } from './config/config.js';
 import { buildApp, type App } from './app.js';
@@ -24,10 +25,21 @@ try {
   process.exit(1);
 }
 let closing = false;
+// A second signal ends the wait: a second Ctrl-C, a manager that will not wait.
+const endDelay = new AbortController();
 async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
+  if (closing) return endDelay.abort();
   closing = true;
-  log.info({ signal }, 'shutting down');
+  // Closing the listener resets the connections still in its accept queue.
+  // Failing /readyz first while serving on lets the load balancer stop
+  // sending; SIGINT is Ctrl-C at a terminal, with no load balancer to wait for.
+  const delayMs = signal === 'SIGTERM' ? config.operations.shutdownDrainDelayMs : 0;
+  app.beginShutdown();
+  log.info({ signal, drain_delay_ms: delayMs }, 'shutting down');
+  if (delayMs > 0) {
+    await delay(delayMs, undefined, { signal: endDelay.signal }).catch(() => {});
+    log.info({ signal }, 'closing the listener, draining the requests in flight');
+  }
   await app.close();
   process.exit(0);
 }

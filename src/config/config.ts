@@ -69,7 +69,7 @@ export interface Config {
   userSessions: { trackActivity: boolean };
   /** App-client tokens: HEADLESS_TOKEN_STRATEGY and HEADLESS_JWT_*. */
   tokens: TokenSettings;
-  /** Health, metrics: METRICS_*, HEALTH_CHECK_TIMEOUT_MS. */
+  /** Health, metrics, shutdown: METRICS_*, HEALTH_CHECK_TIMEOUT_MS, SHUTDOWN_DRAIN_DELAY_MS. */
   operations: OperationsSettings;
   /** Social login: SOCIALACCOUNT_* and the providers. */
   social: SocialSettings;

@@ -62,6 +62,8 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
 export interface HttpServerOptions {
   logger: Logger;
   operations: OperationsRoutes;
+  /** True once shutdown has begun, before the listener closes. */
+  shuttingDown(): boolean;
 }
 
 export async function createHttpServer(deps: Deps, options: HttpServerOptions): Promise<FastifyInstance> {
@@ -102,6 +104,9 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   // connections go at once; requests already running finish (the database
   // closes only after the last connection), and each response closes its
   // connection, so the process exits without waiting out keep-alive timeouts.
+  // Responses close their connections from the start of a shutdown already:
+  // clients reconnect through the load balancer, to another instance, and
+  // none sends on a kept-alive connection just as the drain closes it.
   let draining = false;
   app.addHook('preClose', (done) => {
     draining = true;
@@ -111,7 +116,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
     reply.header('x-request-id', request.id);
-    if (draining) reply.header('connection', 'close');
+    if (draining || options.shuttingDown()) reply.header('connection', 'close');
     done(null, payload);
   });
 

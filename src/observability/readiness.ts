@@ -15,8 +15,13 @@ export type CheckResult = { status: 'ok'; ms: number } | { status: 'failing'; ms
 
 export interface Readiness {
   ready: boolean;
+  /** Shutdown has begun: not ready whatever the dependencies answer. */
+  shuttingDown?: true;
   checks: Record<string, CheckResult>;
 }
+
+/** The answer from the start of a shutdown on; no dependency is asked. */
+export const shuttingDown: Readiness = { ready: false, shuttingDown: true, checks: {} };
 
 export function readinessProbe(checks: readonly DependencyCheck[], timeoutMs: number): () => Promise<Readiness> {
   const inFlight = new Map<string, Promise<unknown>>();

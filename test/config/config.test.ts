@@ -173,11 +173,16 @@ describe('production settings (issue 13 item 6)', () => {
 
 describe('operations and key rotation settings', () => {
   it('metrics are on, on the public port, by default; METRICS_PORT moves them', () => {
-    assert.deepEqual(loadConfig({}).operations, { metrics: { enabled: true, port: undefined, host: '127.0.0.1' }, healthCheckTimeoutMs: 500 });
-    const moved = loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_ENABLED: 'true', HEALTH_CHECK_TIMEOUT_MS: '250' }).operations;
-    assert.deepEqual(moved, { metrics: { enabled: true, port: 9464, host: '0.0.0.0' }, healthCheckTimeoutMs: 250 });
+    assert.deepEqual(loadConfig({}).operations, {
+      metrics: { enabled: true, port: undefined, host: '127.0.0.1' },
+      healthCheckTimeoutMs: 500,
+      shutdownDrainDelayMs: 5000,
+    });
+    const env = { METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_ENABLED: 'true', HEALTH_CHECK_TIMEOUT_MS: '250', SHUTDOWN_DRAIN_DELAY_MS: '0' };
+    assert.deepEqual(loadConfig(env).operations, { metrics: { enabled: true, port: 9464, host: '0.0.0.0' }, healthCheckTimeoutMs: 250, shutdownDrainDelayMs: 0 });
     rejects({ METRICS_PORT: 'ninety' }, 'METRICS_PORT');
     rejects({ HEALTH_CHECK_TIMEOUT_MS: '0' }, 'HEALTH_CHECK_TIMEOUT_MS');
+    rejects({ SHUTDOWN_DRAIN_DELAY_MS: '-1' }, 'SHUTDOWN_DRAIN_DELAY_MS');
   });
 
   it('SECRET_KEY_FALLBACKS takes a JSON array or a comma-separated list of long secrets', () => {

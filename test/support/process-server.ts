@@ -27,7 +27,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // No load balancer to wait for: stop() exits at once unless a test asks for the delay.
+    env: { ...process.env, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_DELAY_MS: '0', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));

@@ -51,13 +51,15 @@ export function operationsRoutes(scope: FastifyInstance, ops: OperationsRoutes):
         tags: ['Operations'],
         summary: 'Readiness',
         description:
-          'Whether this instance can serve: the database and, when REDIS_URL is set, Redis each answer a trivial request within HEALTH_CHECK_TIMEOUT_MS. 200 when all do; 503 otherwise, with one error `not_ready` per failing part (param `database` or `redis`). `data.checks` gives each part\'s status and time.',
+          'Whether this instance can serve: the database and, when REDIS_URL is set, Redis each answer a trivial request within HEALTH_CHECK_TIMEOUT_MS. 200 when all do; 503 otherwise, with one error `not_ready` per failing part (param `database` or `redis`). `data.checks` gives each part\'s status and time. From SIGTERM until the listener closes (SHUTDOWN_DRAIN_DELAY_MS) 503 with one error `not_ready`, param `shutdown`, and no checks.',
         response: { 200: ReadinessBody, 503: ReadinessBody },
       },
     },
     async (request, reply) => {
-      const { ready, checks } = await ops.readiness();
+      const { ready, shuttingDown, checks } = await ops.readiness();
       if (ready) return { status: 200, data: { checks } };
+      // Expected, and polled until the listener closes: no warning.
+      if (shuttingDown) return reply.code(503).send({ ...errorBody(503, [{ code: 'not_ready', param: 'shutdown', message: 'shutting down' }]), data: { checks } });
       const failing = Object.entries(checks).filter(([, check]) => check.status === 'failing');
       request.log.warn({ checks }, `not ready: ${failing.map(([name]) => name).join(', ')}`);
       const errors = failing.map(([name, check]) => ({ code: 'not_ready' as const, param: name, message: `${name}: ${check.status === 'failing' ? check.error : ''}` }));
