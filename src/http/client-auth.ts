@@ -10,6 +10,7 @@ import { errorBody } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
 import { secretRing, signer } from '../security/signing.js';
+import { randomKey } from '../security/secrets.js';
 import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
 import { expiryAfterUse, sessionStartedAt } from '../flows/session-ops.js';
 import type { LiveSession } from '../tokens/strategy.js';
@@ -60,6 +61,8 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
   const { session: sessionConfig } = deps.config;
   const { trackActivity } = deps.config.userSessions;
   const csrf = signer(secretRing(deps.config), 'csrf');
+  const browserCookieName = `${sessionConfig.csrfCookieName}_binding`;
+  const longCookie = { path: '/', sameSite: sessionConfig.sameSite, secure: sessionConfig.cookieSecure, maxAge: 365 * 24 * 3600 } as const;
   // Touches of sessions used at the same moment share one statement; a
   // request still waits for its own, so the cookie it gets matches the row.
   const touches = new WriteBatcher<number, SessionTouch>((batch) => recordSessionUses(deps.db, batch));
@@ -75,7 +78,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
 
     // A form's token can only be read once the body is parsed (preValidation, below).
     if (client === 'browser' && UNSAFE.has(request.method) && (request.routeOptions.config.csrf ?? 'header') === 'header') {
-      if (!csrfTokenValid(csrf, csrfBinding(cookie), headerValue(request, 'x-csrftoken'))) {
+      if (!csrfTokenValid(csrf, csrfBinding(cookie, request.cookies[browserCookieName]), headerValue(request, 'x-csrftoken'))) {
         // Answered here: not calling done() ends the request's hook chain.
         reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
         return;
@@ -107,7 +110,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       if (request.routeOptions.config.csrf !== 'form' || !UNSAFE.has(request.method)) return done();
       const field = (request.body as Record<string, unknown> | undefined)?.[CSRF_FORM_FIELD];
       const token = headerValue(request, 'x-csrftoken') ?? (typeof field === 'string' ? field : undefined);
-      if (csrfTokenValid(csrf, csrfBinding(request.cookies[sessionConfig.cookieName]), token)) return done();
+      if (csrfTokenValid(csrf, csrfBinding(request.cookies[sessionConfig.cookieName], request.cookies[browserCookieName]), token)) return done();
       reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
     });
   }
@@ -143,16 +146,16 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       } else if (auth.extended && auth.cookieAfter === request.cookies[sessionConfig.cookieName]) {
         setSessionCookie(reply, deps, auth.cookieAfter!, auth.session?.expiresAt);
       }
-      const binding = csrfBinding(auth.cookieAfter);
+      // A visitor without a session gets a browser cookie of its own to bind its token to.
+      let browserCookie = request.cookies[browserCookieName];
+      if (auth.cookieAfter === undefined && !browserCookie) {
+        browserCookie = randomKey();
+        reply.setCookie(browserCookieName, browserCookie, { ...longCookie, httpOnly: true });
+      }
+      const binding = csrfBinding(auth.cookieAfter, browserCookie)!;
       const current = request.cookies[sessionConfig.csrfCookieName];
       const token = csrfTokenCurrent(csrf, binding, current) ? current! : issueCsrfToken(csrf, binding);
-      reply.setCookie(sessionConfig.csrfCookieName, token, {
-        path: '/',
-        sameSite: sessionConfig.sameSite,
-        secure: sessionConfig.cookieSecure,
-        httpOnly: false,
-        maxAge: 365 * 24 * 3600,
-      });
+      reply.setCookie(sessionConfig.csrfCookieName, token, { ...longCookie, httpOnly: false });
     });
   }
 }

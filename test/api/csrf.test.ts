@@ -51,6 +51,29 @@ describeEachDatabase('CSRF (browser client)', { ACCOUNT_EMAIL_VERIFICATION: 'non
     assertError(response, 403, 'csrf_failed');
   });
 
+  it('regression: a cookie-less visitor\'s token is bound to that browser, not to one shared anonymous value (issue 22 item 8)', async () => {
+    const mallory = await readyClient(server(), 'browser');
+    const token = mallory.cookies.get('csrftoken')!;
+    assert.ok(mallory.cookies.get('csrftoken_binding'), 'an anonymous visitor gets a binding cookie');
+    // The victim's browser holds its own binding cookie (a first visit), or none at all.
+    const victim = await readyClient(server(), 'browser');
+    assertError(await victim.post('/auth/signup', { email: uniqueEmail(), password: PASSWORD }, { 'x-csrftoken': token }), 403, 'csrf_failed');
+    const cookieless = await rawRequest(server(), 'browser', 'POST', '/auth/signup', {
+      headers: { 'content-type': 'application/json', 'x-csrftoken': token },
+      body: JSON.stringify({ email: uniqueEmail(), password: PASSWORD }),
+    });
+    assertError(cookieless, 403, 'csrf_failed');
+    // The token still works in the browser it was issued to.
+    assert.equal((await mallory.post('/auth/signup', { email: uniqueEmail(), password: PASSWORD })).status, 200);
+  });
+
+  it('the binding cookie is HttpOnly, so a script of the page cannot read it', async () => {
+    const response = await rawRequest(server(), 'browser', 'GET', '/config');
+    const line = response.headers.getSetCookie().find((c) => c.startsWith('csrftoken_binding='));
+    assert.ok(line);
+    assert.match(line, /HttpOnly/i);
+  });
+
   it('login rotates the token: the old one is refused afterwards', async () => {
     const { email } = await signedUp(server().client('app'));
     const browser = await readyClient(server(), 'browser');
