@@ -83,20 +83,19 @@ export async function logIn(
 }
 
 /**
- * Makes the session authenticated as `user` with `methods`. Only the login
- * stages call this directly, once passed; every first factor goes through
- * logIn. `keepKey`: the session keeps its key (an app finishing its second
- * factor keeps the token its first factor gave it, as in the reference).
+ * Makes the session authenticated as `user` with `methods`, under a new key.
+ * Only the login stages call this directly, once passed; every first factor
+ * goes through logIn.
  */
 export async function finishLogin(
   deps: Deps,
   ctx: RequestContext,
   user: User,
   methods: AuthMethod[],
-  opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow; keepKey?: boolean } = {},
+  opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow } = {},
 ): Promise<AuthState | null> {
   return inTransaction(opts.conn ?? deps.db, async (tx) => {
-    const state = await writeSession(deps, ctx, tx, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow, opts.keepKey);
+    const state = await writeSession(deps, ctx, tx, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow);
     if (!state) return null;
     await recordLogin(tx, user.id, ctx.now);
     await recordEvent(deps, tx, ctx, 'login.succeeded', { userId: user.id, detail: loginDetail(methods) });
@@ -104,24 +103,23 @@ export async function finishLogin(
   });
 }
 
-/** Writes the session's state (creating the session if there is none), with a new key unless `keepKey`. */
+/** Writes the session's state with a new key (creating the session if there is none). */
 async function writeSession(
   deps: Deps,
   ctx: RequestContext,
   conn: Conn,
   values: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null },
   expectFlow: PendingFlow | undefined,
-  keepKey = false,
 ): Promise<AuthState | null> {
   const expiresAt = expiry(deps, ctx.now);
-  const key = keepKey && ctx.session ? undefined : randomKey();
-  const keyDigest = key === undefined ? undefined : sessionKeyDigest(key);
+  const key = randomKey();
+  const keyDigest = sessionKeyDigest(key);
   if (ctx.session) {
     const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyDigest, expiresAt }, expectFlow);
     if (!written) return null;
     return { session: { ...ctx.session, ...values, flowAttempts: 0, expiresAt }, user: null, newSessionKey: key };
   }
-  const session = await insertSession(conn, { keyDigest: keyDigest!, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
+  const session = await insertSession(conn, { keyDigest, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
   return { session, user: null, newSessionKey: key };
 }
 

@@ -165,8 +165,8 @@ for (const { kind, skip } of await databaseKinds()) {
         const appDone = await web.call('app', 'POST', '/auth/webauthn/authenticate', { credential: appAssertion }, token);
         assert.equal(appDone.status, 200, JSON.stringify(appDone.body));
         assert.equal((await loginsCounted(server, 'webauthn', 'success')) - countedBefore, 2);
-        // One assertion is good once: its challenge is gone.
-        const replay = await web.call('app', 'POST', '/auth/webauthn/reauthenticate', { credential: appAssertion }, token);
+        // One assertion is good once: its challenge is gone (asked with the finished login's new token).
+        const replay = await web.call('app', 'POST', '/auth/webauthn/reauthenticate', { credential: appAssertion }, appDone.body.meta.session_token);
         assert.equal(replay.status, 400);
         assert.deepEqual(replay.body.errors.map((e: any) => [e.code, e.param]), [['incorrect_code', 'credential']]);
 

@@ -45,6 +45,6 @@ export async function passSecondFactor(deps: Deps, ctx: RequestContext, conn: Co
     const written = await updateSessionState(conn, stage.session.id, { userId: null, methods: [], flow: next, flowAttempts: 0 }, flow);
     return written ? { session: { ...stage.session, flow: next }, user: null } : null;
   }
-  // An app keeps the token its first factor gave it, as in the reference.
-  return finishLogin(deps, ctx, stage.user, methods, { conn, expectFlow: flow, keepKey: ctx.client === 'app' });
+  // A new key, for apps too (meta.session_token): the key of a half-finished login never becomes a full one's.
+  return finishLogin(deps, ctx, stage.user, methods, { conn, expectFlow: flow });
 }
