@@ -51,6 +51,8 @@ export interface AuthorizationRequest {
   state: string;
   /** S256 challenge, or null when PKCE is off for the app. */
   codeChallenge: string | null;
+  /** Sent when the provider `usesNonce`, else null. */
+  nonce: string | null;
 }
 
 export interface CallbackInput {
@@ -60,6 +62,8 @@ export interface CallbackInput {
   redirectUri: string;
   state: string;
   codeVerifier: string | null;
+  /** The nonce of the authorization request: the ID token must carry it. */
+  nonce: string | null;
   /** Apple: the `user` form field of its first authorization (the only time it sends the name). */
   postedUser: string | null;
 }
@@ -82,6 +86,8 @@ export interface ProviderContext {
 /** One app's provider at run time. */
 export interface Provider {
   readonly app: SocialApp;
+  /** An OpenID Connect login: the redirect flow sends a nonce, and the code exchange needs an ID token that carries it back. */
+  readonly usesNonce: boolean;
   authorizationUrl(request: AuthorizationRequest): Promise<URL>;
   /** Redeems the authorization code; throws ProviderError when the provider refuses or answers nonsense. */
   completeRedirect(input: CallbackInput): Promise<Authenticated>;

@@ -157,6 +157,7 @@ export interface SocialLoginStatesTable {
   callback_url: string;
   redirect_uri: string;
   code_verifier: string | null;
+  nonce: string | null;
   user_id: number | null;
   posted_user: string | null;
   created_at: number;

@@ -11,6 +11,8 @@ export interface SocialLoginState {
   redirectUri: string;
   /** Sealed. */
   codeVerifier: string | null;
+  /** Sealed: the OpenID Connect nonce sent, null when none was. */
+  nonce: string | null;
   userId: number | null;
   postedUser: string | null;
 }
@@ -39,6 +41,7 @@ export async function insertState(conn: Conn, input: SocialLoginState & { stateH
       callback_url: input.callbackUrl,
       redirect_uri: input.redirectUri,
       code_verifier: input.codeVerifier,
+      nonce: input.nonce,
       user_id: input.userId,
       posted_user: input.postedUser,
       created_at: input.now,
@@ -58,7 +61,7 @@ export async function takeState(conn: Conn, stateHash: string, bindingHash: stri
     .where('state_hash', '=', stateHash)
     .where('binding_hash', '=', bindingHash)
     .where('expires_at', '>', now)
-    .returning(['provider', 'client_id', 'process', 'callback_url', 'redirect_uri', 'code_verifier', 'user_id', 'posted_user'])
+    .returning(['provider', 'client_id', 'process', 'callback_url', 'redirect_uri', 'code_verifier', 'nonce', 'user_id', 'posted_user'])
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -68,6 +71,7 @@ export async function takeState(conn: Conn, stateHash: string, bindingHash: stri
     callbackUrl: row.callback_url,
     redirectUri: row.redirect_uri,
     codeVerifier: row.code_verifier,
+    nonce: row.nonce,
     userId: row.user_id,
     postedUser: row.posted_user,
   };

@@ -46,6 +46,8 @@ describeEachDatabase('Sign in with Apple', providersEnv(PROVIDERS, { ACCOUNT_EMA
     assert.equal(authorization.searchParams.get('response_mode'), 'form_post');
     assert.equal(authorization.searchParams.get('client_id'), WEB, 'the first client id serves the redirect flow');
     assert.equal(authorization.searchParams.get('scope'), 'name email');
+    // No `openid` scope, yet Apple answers with an ID token, which must carry the nonce back.
+    assert.ok(authorization.searchParams.get('nonce'));
     apple.decide(authorization.searchParams.get('state')!, sub);
     const page = await fetch(authorization);
     const form = postedForm(await page.text());

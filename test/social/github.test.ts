@@ -48,6 +48,7 @@ describeEachDatabase(
       assert.equal(authorization.searchParams.get('scope'), 'user:email');
       assert.equal(authorization.searchParams.get('redirect_uri'), `${server().baseUrl}/accounts/github/login/callback/`);
       assert.ok(authorization.searchParams.get('code_challenge'));
+      assert.equal(authorization.searchParams.get('nonce'), null, 'no ID token, so no nonce');
       assert.equal(landing!.location, CALLBACK_URL);
 
       const session = await browser.get('/auth/session');

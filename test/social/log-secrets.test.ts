@@ -9,7 +9,7 @@ import { approvedCallback, navigate, oidcApp } from '../support/social.js';
 import { uniqueEmail } from '../support/accounts.js';
 
 // No secret of social login in a log line: a server process runs the
-// redirect flow (state, code, PKCE verifier, the browser's binding cookie)
+// redirect flow (state, nonce, code, PKCE verifier, the browser's binding cookie)
 // and the token flow (ID tokens, good and forged, and a failing callback
 // that is logged as a warning) at the most verbose level, then every line is
 // searched for each of them and for the app's client secret.
@@ -59,6 +59,7 @@ describe('logs of social login hold no secret', () => {
         keep('state', state);
         idp.decide(state, { sub });
       });
+      keep('nonce', approved.authorization.searchParams.get('nonce'));
       const callback = new URL(approved.callback);
       keep('authorization code', callback.searchParams.get('code'));
       if (forge) callback.searchParams.set('code', `forged-${randomUUID()}`);

@@ -6,6 +6,7 @@ import { startIdp } from '../support/oidc-provider.js';
 import { flowIds, keyFromMail, nthMail, PASSWORD, readyClient, uniqueEmail } from '../support/accounts.js';
 import { approvedCallback, navigate, oidcApp, oidcCallback, providersEnv, redirectLogin, startRedirect, throughProvider } from '../support/social.js';
 import type { ApiClient } from '../support/client.js';
+import { hashSecret } from '../../src/security/secrets.js';
 
 // The redirect flow in a browser's shoes, against a real OpenID provider:
 // POST /auth/provider/redirect (a form), the provider's pages, the callback at
@@ -67,7 +68,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
     assert.deepEqual(accounts.body.data.map((a: any) => [a.uid, a.display]), [[account.sub, account.email]]);
   });
 
-  it('asks the provider for what the reference asks, with PKCE S256 and no nonce', async () => {
+  it('asks the provider for what the reference asks, with PKCE S256, and a nonce', async () => {
     const browser = await readyClient(server(), 'browser');
     const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
     const query = new URL(start.location!).searchParams;
@@ -78,7 +79,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
     assert.equal(query.get('code_challenge_method'), 'S256');
     assert.ok(query.get('code_challenge'));
     assert.ok((query.get('state') ?? '').length >= 16);
-    assert.equal(query.get('nonce'), null);
+    assert.ok((query.get('nonce') ?? '').length >= 16);
     const binding = browser.cookies.get('socialaccount_binding');
     assert.ok(binding, 'the browser is bound to its flows by a cookie of its own');
 
@@ -89,6 +90,53 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
     const exchange = idp.tokenRequests.at(-1)!;
     assert.ok(exchange.body.code_verifier, 'the code exchange proves the PKCE verifier');
     assert.equal(exchange.body.client_secret, 'web-client-secret', 'client_secret_post by default');
+  });
+
+  it('regression: sends a nonce per flow and logs in only when the ID token carries it back', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const start = await startRedirect(server(), await readyClient(server(), 'browser'), { provider: 'idp', callback_url: CALLBACK_URL });
+      nonces.add(new URL(start.location!).searchParams.get('nonce')!);
+    }
+    assert.equal(nonces.size, 2, 'a new nonce for every flow');
+
+    // The provider echoes the nonce it was given: changing (or dropping) it on the way gives an ID token with another one.
+    for (const tamper of [(query: URLSearchParams) => query.set('nonce', `${query.get('nonce')}x`), (query: URLSearchParams) => query.delete('nonce')]) {
+      const browser = await readyClient(server(), 'browser');
+      const account = providerAccount();
+      const start = await startRedirect(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL });
+      const authorization = new URL(start.location!);
+      tamper(authorization.searchParams);
+      idp.decide(authorization.searchParams.get('state')!, { sub: account.sub });
+      const callback = await throughProvider(authorization.href, `${server().baseUrl}/accounts/`);
+      const exchanges = idp.tokenRequests.length;
+      const landing = await navigate(browser, callback);
+      assert.equal(landing.location, `${CALLBACK_URL}?error=unknown&error_process=login`);
+      assert.equal(idp.tokenRequests.length, exchanges + 1, 'the provider answered the exchange; its ID token was refused');
+      assert.equal((await browser.get('/auth/session')).status, 401);
+    }
+
+    // Untouched, the same walk logs in (the ID token's nonce is required and matched).
+    const account = providerAccount();
+    const landing = await redirectLogin(server(), idp, await readyClient(server(), 'browser'), { provider: 'idp', callback_url: CALLBACK_URL }, { sub: account.sub });
+    assert.equal(landing.href, CALLBACK_URL);
+  });
+
+  it('keeps the nonce sealed, and refuses the login when it no longer opens (SECRET_KEY changed)', async () => {
+    const browser = await readyClient(server(), 'browser');
+    const account = providerAccount();
+    const { authorization, callback } = await approvedCallback(server(), browser, { provider: 'idp', callback_url: CALLBACK_URL }, (state) => idp.decide(state, { sub: account.sub }));
+    const { db, atRest } = server().app.deps;
+    const nonce = authorization.searchParams.get('nonce')!;
+    const stateHash = hashSecret(authorization.searchParams.get('state')!);
+    const stored = await db.selectFrom('social_login_states').select('nonce').where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
+    assert.ok(!stored.nonce!.includes(nonce), 'no nonce in clear');
+    assert.equal(atRest.open(stored.nonce!, `socialstate:${stateHash}:nonce`), nonce);
+    await db.updateTable('social_login_states').set({ nonce: atRest.seal(nonce, 'another context') }).where('state_hash', '=', stateHash).execute();
+    const exchanges = idp.tokenRequests.length;
+    assert.equal((await navigate(browser, callback)).location, `${CALLBACK_URL}?error=unknown&error_process=login`);
+    assert.equal(idp.tokenRequests.length, exchanges, 'no code redeemed without a nonce to check');
+    assert.equal((await browser.get('/auth/session')).status, 401);
   });
 
   it('honours oauth_pkce_enabled=false, client_secret_basic and fetch_userinfo=false', async () => {

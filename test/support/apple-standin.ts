@@ -6,7 +6,8 @@ import { Ledger, pkceMatches, startStandin, type IssuedCode, type Standin } from
 // discovery, keys, an authorization page that answers with a form post
 // (response_mode=form_post) carrying the `user` JSON on the first login only,
 // and a token endpoint that accepts only a client secret JWT signed with the
-// app's key (ES256, kid, iss = team id, sub = client id, aud = Apple).
+// app's key (ES256, kid, iss = team id, sub = client id, aud = Apple), whose
+// ID token carries back the authorization request's nonce, as Apple's does.
 
 export interface AppleAccount {
   sub: string;
@@ -33,12 +34,13 @@ export async function startApple(app: { teamId: string; keyId: string; clientIds
   const accounts = new Map<string, AppleAccount>();
   const decisions = new Map<string, string>();
   const namesSent = new Set<string>();
-  const codes = new Ledger<IssuedCode>();
+  const codes = new Ledger<IssuedCode & { nonce: string | null }>();
 
-  const idToken = (sub: string, clientId: string) => {
+  const idToken = (sub: string, clientId: string, nonce: string | null = null) => {
     const account = accounts.get(sub)!;
     const now = Math.floor(Date.now() / 1000);
-    return standin.signIdToken({ iss: standin.url, aud: clientId, sub, email: account.email, email_verified: account.emailVerified, iat: now, exp: now + 600 });
+    const claims = { iss: standin.url, aud: clientId, sub, email: account.email, email_verified: account.emailVerified, iat: now, exp: now + 600 };
+    return standin.signIdToken(nonce === null ? claims : { ...claims, nonce });
   };
 
   routes.set('GET /.well-known/openid-configuration', () => ({
@@ -60,7 +62,7 @@ export async function startApple(app: { teamId: string; keyId: string; clientIds
     if (q.get('response_mode') !== 'form_post' || !app.clientIds.includes(q.get('client_id') ?? '') || !sub || sub === 'deny') {
       fields.error = 'user_cancelled_authorize';
     } else {
-      fields.code = codes.issue({ clientId: q.get('client_id')!, redirectUri: q.get('redirect_uri')!, codeChallenge: q.get('code_challenge'), user: sub });
+      fields.code = codes.issue({ clientId: q.get('client_id')!, redirectUri: q.get('redirect_uri')!, codeChallenge: q.get('code_challenge'), nonce: q.get('nonce'), user: sub });
       // The name comes once, on the first authorization of this app.
       if (!namesSent.has(sub)) {
         const account = accounts.get(sub)!;
@@ -85,7 +87,7 @@ export async function startApple(app: { teamId: string; keyId: string; clientIds
     if (!code || code.clientId !== body.client_id || code.redirectUri !== body.redirect_uri || !pkceMatches(code.codeChallenge, body.code_verifier)) {
       return { status: 400, json: { error: 'invalid_grant' } };
     }
-    return { json: { access_token: 'apple-access', token_type: 'Bearer', expires_in: 3600, refresh_token: 'apple-refresh', id_token: await idToken(code.user, code.clientId) } };
+    return { json: { access_token: 'apple-access', token_type: 'Bearer', expires_in: 3600, refresh_token: 'apple-refresh', id_token: await idToken(code.user, code.clientId, code.nonce) } };
   });
 
   return {

@@ -5,7 +5,7 @@ import { attachPostedUser, takeState } from '../../store/social-states.js';
 import { cleanIdentity } from './identity.js';
 import { completeSocialLogin, type Process } from './social-login.js';
 import { loginErrorUrl, withQuery } from './navigation.js';
-import { stateSealContext } from './redirect.js';
+import { nonceSealContext, stateSealContext } from './redirect.js';
 
 // The provider sends the browser back here (/accounts/.../login/callback/).
 // The state is redeemed once, by the browser that started the flow, before
@@ -46,10 +46,14 @@ export async function completeProviderCallback(deps: Deps, ctx: RequestContext, 
   if (process === 'connect' && ctx.user?.id !== state.userId) return back('permission_denied');
 
   const provider = deps.social.get(state.provider, state.clientId)!;
-  const codeVerifier = state.codeVerifier === null ? null : deps.atRest.open(state.codeVerifier, stateSealContext(hashSecret(stateParam)));
+  const stateHash = hashSecret(stateParam);
+  const codeVerifier = state.codeVerifier === null ? null : deps.atRest.open(state.codeVerifier, stateSealContext(stateHash));
+  const nonce = state.nonce === null ? null : deps.atRest.open(state.nonce, nonceSealContext(stateHash));
+  // A nonce that no longer opens (SECRET_KEY changed) must not turn into no nonce check at all.
+  if (state.nonce !== null && nonce === null) return back('unknown');
   let verified;
   try {
-    verified = await provider.completeRedirect({ params: request.params, redirectUri: state.redirectUri, state: stateParam, codeVerifier, postedUser: state.postedUser });
+    verified = await provider.completeRedirect({ params: request.params, redirectUri: state.redirectUri, state: stateParam, codeVerifier, nonce, postedUser: state.postedUser });
   } catch (failure) {
     deps.log.warn({ err: failure, provider: provider.app.id }, 'provider login failed at the callback');
     return back('unknown');

@@ -8,9 +8,10 @@ import { frontendHosts, loginErrorUrl, safeCallbackUrl, withQuery } from './navi
 
 // POST /auth/provider/redirect: the start of the redirect flow. The browser
 // leaves for the provider with a state that is random, single use, expiring
-// and bound to this browser (by a cookie the http layer keeps), and with a
-// PKCE S256 challenge. Every failure sends the browser on as well, to the
-// frontend with the reference's error parameters.
+// and bound to this browser (by a cookie the http layer keeps), with a PKCE
+// S256 challenge and, to OpenID Connect providers, a nonce the ID token must
+// carry back. Every failure sends the browser on as well, to the frontend
+// with the reference's error parameters.
 
 /** A redirect flow left unfinished this long is refused at the callback. */
 export const STATE_LIFETIME_MS = 15 * 60_000;
@@ -34,6 +35,10 @@ export function stateSealContext(stateHash: string): string {
   return `socialstate:${stateHash}`;
 }
 
+export function nonceSealContext(stateHash: string): string {
+  return `socialstate:${stateHash}:nonce`;
+}
+
 export async function startProviderRedirect(deps: Deps, ctx: RequestContext, input: RedirectInput, browser: Browser): Promise<Outcome> {
   const { config } = deps;
   const process = input.process ?? '';
@@ -53,10 +58,11 @@ export async function startProviderRedirect(deps: Deps, ctx: RequestContext, inp
   const state = randomKey(24);
   const stateHash = hashSecret(state);
   const pkce = provider.app.common.pkce ? await pkcePair() : null;
+  const nonce = provider.usesNonce ? randomKey(24) : null;
   const redirectUri = `${browser.origin}${callbackPath(provider.app, config.social.openIdConnectUrlPrefix)}`;
   let authorization: URL;
   try {
-    authorization = await provider.authorizationUrl({ redirectUri, state, codeChallenge: pkce?.challenge ?? null });
+    authorization = await provider.authorizationUrl({ redirectUri, state, codeChallenge: pkce?.challenge ?? null, nonce });
   } catch (error) {
     deps.log.warn({ err: error, provider: provider.app.id }, 'provider unavailable for the redirect flow');
     return { kind: 'redirect', location: withQuery(callbackUrl, { error: 'unknown', error_process: process }) };
@@ -70,6 +76,7 @@ export async function startProviderRedirect(deps: Deps, ctx: RequestContext, inp
     callbackUrl,
     redirectUri,
     codeVerifier: pkce ? deps.atRest.seal(pkce.verifier, stateSealContext(stateHash)) : null,
+    nonce: nonce ? deps.atRest.seal(nonce, nonceSealContext(stateHash)) : null,
     userId: process === 'connect' ? ctx.user!.id : null,
     postedUser: null,
     now: ctx.now,

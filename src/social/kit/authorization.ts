@@ -3,14 +3,20 @@ import type { AuthorizationRequest, CallbackInput, ProviderContext, ProviderToke
 import { ProviderError } from '../provider-type.js';
 
 // The two halves of the authorization code flow, done by openid-client:
-// the authorization URL (state, PKCE S256, scopes, extra parameters) and the
-// code exchange, which also checks an ID token's iss, aud, azp and exp when
-// the provider returns one. Its signature is not checked there, as in the
-// reference: it came straight from the token endpoint over TLS.
+// the authorization URL (state, PKCE S256, nonce, scopes, extra parameters)
+// and the code exchange, which also checks an ID token's iss, aud, azp, exp
+// and nonce when the provider returns one (it must, when a nonce was sent).
+// Its signature is not checked there, as in the reference: it came straight
+// from the token endpoint over TLS.
 
 /** The app's scopes (its `scope` setting, else the type's default), each once, in order. */
 export function scopes(context: ProviderContext, defaults: readonly string[]): string {
   return [...new Set(context.app.common.scope ?? defaults)].join(' ');
+}
+
+/** Whether these scopes make an OpenID Connect request, answered with an ID token. */
+export function isOpenIdRequest(scope: string): boolean {
+  return scope.split(' ').includes('openid');
 }
 
 export function authorizationUrl(
@@ -32,6 +38,7 @@ export function authorizationUrl(
     query.code_challenge = request.codeChallenge;
     query.code_challenge_method = 'S256';
   }
+  if (request.nonce) query.nonce = request.nonce;
   return oidc.buildAuthorizationUrl(config, query);
 }
 
@@ -49,6 +56,7 @@ export async function exchangeCode(config: oidc.Configuration, context: Provider
     response = await oidc.authorizationCodeGrant(config, current, {
       expectedState: input.state,
       ...(input.codeVerifier ? { pkceCodeVerifier: input.codeVerifier } : {}),
+      ...(input.nonce ? { expectedNonce: input.nonce } : {}),
     });
   } catch (error) {
     throw new ProviderError(`code exchange failed: ${(error as Error).message}`, { cause: error });

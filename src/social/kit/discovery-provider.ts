@@ -3,7 +3,7 @@ import type { JWTPayload } from 'jose';
 import { ProviderError, type Identity, type Provider, type ProviderContext } from '../provider-type.js';
 import { stringOption } from '../app.js';
 import { clientAuth, discoveredServer, type ClientAuthMethod } from './servers.js';
-import { authorizationUrl, exchangeCode, scopes } from './authorization.js';
+import { authorizationUrl, exchangeCode, isOpenIdRequest, scopes } from './authorization.js';
 import { remoteKeys, signingAlgorithms, verifyIdToken, type VerifiedIdToken } from './id-token.js';
 import { oidcIdentity } from './claims.js';
 import { accountDisplay } from './display.js';
@@ -72,6 +72,8 @@ export function discoveryProvider(
     defaultScope: readonly string[];
     /** Extra authorization parameters (Apple: form_post). */
     extra?: Record<string, string>;
+    /** The token endpoint answers with an ID token whatever the scopes (Apple, whose scopes name no `openid`). */
+    alwaysIdToken?: boolean;
     clientAuth?: (server: oidc.ServerMetadata) => oidc.ClientAuth;
     /** The client id for the redirect flow when the app lists several (Apple). */
     clientId?: string;
@@ -90,10 +92,12 @@ export function discoveryProvider(
   const server = discoveredServer(context, spec.documentUrl, spec.clientAuth ?? defaultClientAuth(context), spec.clientId);
   const checkIdToken = idTokenCheck(context, server, spec);
   const identity = spec.identity ?? ((claims, extraData) => oidcIdentity(claims, extraData));
+  const scope = scopes(context, spec.defaultScope);
   return {
     app,
+    usesNonce: spec.alwaysIdToken === true || isOpenIdRequest(scope),
     async authorizationUrl(request) {
-      return authorizationUrl(await server(), context, request, { scope: scopes(context, spec.defaultScope), extra: spec.extra });
+      return authorizationUrl(await server(), context, request, { scope, extra: spec.extra });
     },
     async completeRedirect(input) {
       const config = await server();

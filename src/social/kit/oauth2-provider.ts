@@ -32,6 +32,8 @@ export function oauth2Provider(
   );
   return {
     app: context.app,
+    // No ID token to bind a nonce to.
+    usesNonce: false,
     async authorizationUrl(request) {
       return authorizationUrl(config, context, request, { scope: scopes(context, spec.defaultScope) });
     },

@@ -91,6 +91,7 @@ export const apple: ProviderType = {
       documentUrl: wellKnownUrl(stringOption(app, 'server_url') ?? APPLE),
       defaultScope: context.queryEmail ? ['name', 'email'] : ['name'],
       extra: { response_mode: 'form_post' },
+      alwaysIdToken: true,
       clientId: ids[0],
       clientAuth: (server) => async (_as, client, body) => {
         body.set('client_id', client.client_id);

@@ -3,7 +3,7 @@ import type { Identity, ProviderType } from '../provider-type.js';
 import { stringOption } from '../app.js';
 import { discoveredServer, wellKnownUrl } from '../kit/servers.js';
 import { defaultClientAuth, idTokenCheck } from '../kit/discovery-provider.js';
-import { authorizationUrl, exchangeCode, scopes } from '../kit/authorization.js';
+import { authorizationUrl, exchangeCode, isOpenIdRequest, scopes } from '../kit/authorization.js';
 import { bearerGetObject } from '../kit/api.js';
 import { singleEmail, text, uidOf } from '../kit/claims.js';
 import { accountDisplay } from '../kit/display.js';
@@ -56,10 +56,13 @@ export const microsoft: ProviderType = {
     const graph = stringOption(app, 'graph_url') ?? 'https://graph.microsoft.com';
     const server = discoveredServer(context, wellKnownUrl(`${login}/${encodeURIComponent(tenant)}/v2.0`), defaultClientAuth(context));
     const checkIdToken = idTokenCheck(context, server, { issuers: (discovered, claims) => tenantIssuer(discovered, claims, tenant) });
+    const scope = scopes(context, ['User.Read']);
     return {
       app,
+      // The user comes from Graph; an ID token (and so a nonce) only when the app's scopes ask for one.
+      usesNonce: isOpenIdRequest(scope),
       async authorizationUrl(request) {
-        return authorizationUrl(await server(), context, request, { scope: scopes(context, ['User.Read']) });
+        return authorizationUrl(await server(), context, request, { scope });
       },
       async completeRedirect(input) {
         const config = await server();

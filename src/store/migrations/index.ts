@@ -8,6 +8,7 @@ import * as m007 from './007_social.js';
 import * as m008 from './008_session_keys.js';
 import * as m009 from './009_import_records.js';
 import * as m010 from './010_audit.js';
+import * as m011 from './011_social_state_nonce.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '008_session_keys': m008,
   '009_import_records': m009,
   '010_audit': m010,
+  '011_social_state_nonce': m011,
 };
