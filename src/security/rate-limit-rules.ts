@@ -16,6 +16,7 @@ export const ACTIONS = [
   'request_login_code',
   'confirm_email',
   'verify_phone',
+  'passkey_login_session',
 ] as const;
 
 export type Action = (typeof ACTIONS)[number];
@@ -59,6 +60,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<Action, string>> = Object.free
   request_login_code: '20/m/ip,3/m/key',
   confirm_email: '1/180s/key',
   verify_phone: '1/30s/key,3/m/ip',
+  // Not the reference's: each visitor without a session costs
+  // GET /auth/webauthn/login a stored one, so they are counted like logins.
+  passkey_login_session: '30/m/ip',
 });
 
 export const CONFIRM_EMAIL_BY_CODE_RATE_LIMIT = '1/10s/key';

@@ -94,14 +94,15 @@ export type Limited<T> = { ok: true; value: T } | { ok: false; locked: boolean }
 /**
  * Runs a second-factor check under the login_failed limit, as the reference
  * does: per IP, and per user (in a key space of its own, which no typed
- * username can reach). See RateLimiter.guarded: parallel guesses cannot
- * overshoot, and a success gives its own point back and clears the user's
- * counter, as a right password does. (The reference clears the IP's whole
+ * username can reach); with no user (a passkey nobody registered), per IP
+ * only. See RateLimiter.guarded: parallel guesses cannot overshoot, and a
+ * success gives its own point back and clears the user's counter, as a
+ * right password does. (The reference clears the IP's whole
  * window, which would let one account's success reset the count of guesses
  * made at others from the same address.)
  */
-export async function underFailedLoginLimit<T>(deps: Deps, ctx: RequestContext, userId: number, check: () => Promise<T | null>): Promise<Limited<T>> {
-  const subject = { ip: ctx.ip, key: String(userId), keySpace: 'second_factor' } as const;
+export async function underFailedLoginLimit<T>(deps: Deps, ctx: RequestContext, userId: number | null, check: () => Promise<T | null>): Promise<Limited<T>> {
+  const subject = { ip: ctx.ip, key: userId === null ? null : String(userId), keySpace: 'second_factor' } as const;
   const attempt = await deps.limiter.guarded('login_failed', subject, async () => {
     const value = await check();
     return { succeeded: value !== null, value };

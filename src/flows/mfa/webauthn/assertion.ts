@@ -37,7 +37,7 @@ export async function recordKeyUse(conn: Conn, challenge: Challenge, use: Verifi
   return recordWebAuthnUse(conn, use.key.id, use.key.signCount, use.counter, now);
 }
 
-/** Verifies and records a use that completes nothing else (a reauthentication, a passkey login): the key, or null. */
+/** Verifies and records a use that completes nothing else (a reauthentication): the key, or null. */
 export async function useKey(
   deps: Deps,
   challenge: Challenge,

@@ -10,8 +10,8 @@ import { signup, type SignupInput } from '../../auth/signup.js';
 import { underFailedLoginLimit } from '../code-check.js';
 import { isStage, pendingStage } from '../login-stages.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
-import { assertedCredentialId, creationOptions, requestOptions, verifyCreation } from './relying-party.js';
-import { useKey } from './assertion.js';
+import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
+import { recordKeyUse } from './assertion.js';
 import { recordEvent, recordFailure } from '../../audit.js';
 
 // Passkeys as the only factor: login without a username
@@ -21,6 +21,11 @@ import { recordEvent, recordFailure } from '../../audit.js';
 /** GET /auth/webauthn/login: options for any discoverable credential of this site; the challenge waits in the visitor's session. */
 export async function beginPasskeyLogin(deps: Deps, ctx: RequestContext): Promise<Outcome> {
   if (ctx.user) return conflict;
+  if (!ctx.session) {
+    // A session is stored for each caller that brings none: counted per address.
+    const limit = await deps.limiter.consume('passkey_login_session', { ip: ctx.ip });
+    if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
+  }
   const { session, state } = await visitorSession(deps, ctx);
   // A passkey stands in for both factors, so it must have verified its user.
   const { options, challengeHash } = await requestOptions(deps, [], 'required');
@@ -38,16 +43,23 @@ export async function beginPasskeyLogin(deps: Deps, ctx: RequestContext): Promis
 export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: Record<string, unknown>): Promise<Outcome> {
   if (ctx.user) return conflict;
   const credentialId = assertedCredentialId(credential);
-  const userId = credentialId === null ? null : ((await findWebAuthnByCredentialId(deps.db, credentialId))?.userId ?? null);
+  const key = credentialId === null ? null : await findWebAuthnByCredentialId(deps.db, credentialId);
   const challenge = await heldChallenge(deps, ctx, 'webauthn_login', null);
-  if (userId === null || !challenge) return invalid({ code: 'incorrect_code', param: 'credential' });
-  const result = await underFailedLoginLimit(deps, ctx, userId, () => useKey(deps, challenge, credential, userId, { requireUserVerification: true, now: ctx.now }));
+  // An id that names no key spends the limit (per address: there is no
+  // account) and is checked against a decoy key: the same work and the same
+  // refusal as a wrong signature, so neither time nor answer tells them apart.
+  const result = await underFailedLoginLimit(deps, ctx, key?.userId ?? null, async () => {
+    if (!challenge) return null;
+    const counter = await verifyAssertion(deps, credential, challenge.value, key ?? (await decoyKey()), true);
+    if (key === null || counter === null) return null;
+    return allOrNothing(deps.db, async (tx) => ((await recordKeyUse(tx, challenge, { key, counter }, ctx.now)) ? key : null));
+  });
   if (!result.ok) {
     // The credential names an account only if its signature verified; otherwise it is just what was sent.
     await recordFailure(deps, ctx, 'login.failed', null, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'passkey' });
     return invalid({ code: result.locked ? 'too_many_login_attempts' : 'incorrect_code', param: 'credential' });
   }
-  const user = await findUserById(deps.db, userId);
+  const user = await findUserById(deps.db, result.value.userId);
   if (!user?.isActive) {
     if (user) await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'passkey' });
     return invalid({ code: 'account_inactive' });

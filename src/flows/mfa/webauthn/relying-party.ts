@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Deps } from '../../context.js';
 import type { User } from '../../../domain/user.js';
@@ -112,6 +113,26 @@ export function assertedCredentialId(credential: Record<string, unknown>): strin
   return bytes(credential.id) && credential.id.length <= 1024 ? credential.id : null;
 }
 
+/** What an assertion is checked against. */
+export type KeyToCheck = Pick<WebAuthnAuthenticator, 'credentialId' | 'publicKey' | 'signCount' | 'transports'>;
+
+let decoy: Promise<KeyToCheck> | undefined;
+
+/**
+ * A P-256 key whose private half is dropped at once, so no assertion
+ * verifies against it: checked in place of a credential id that names no
+ * key, it gives an unknown id the work and the answer of a wrong signature.
+ */
+export function decoyKey(): Promise<KeyToCheck> {
+  decoy ??= import('@simplewebauthn/server/helpers').then(({ isoCBOR }) => {
+    const { x, y } = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    // COSE_Key: kty EC2, alg ES256, crv P-256, x, y.
+    const cose = new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(x!, 'base64url')], [-3, Buffer.from(y!, 'base64url')]]);
+    return { credentialId: '', publicKey: Buffer.from(isoCBOR.encode(cose)).toString('base64url'), signCount: 0, transports: [] };
+  });
+  return decoy;
+}
+
 /**
  * Checks an assertion made with `authenticator` against the challenge; the
  * signature counter it reports must have moved on (unless the key keeps
@@ -121,7 +142,7 @@ export async function verifyAssertion(
   deps: Deps,
   credential: Record<string, unknown>,
   challengeHash: string,
-  authenticator: WebAuthnAuthenticator,
+  authenticator: KeyToCheck,
   requireUserVerification: boolean,
 ): Promise<number | null> {
   const response = credential as unknown as AuthenticationResponseJSON;

@@ -136,8 +136,9 @@ export function webauthnRoutes(scope: FastifyInstance, deps: Deps): void {
         schema: {
           tags: login,
           summary: 'Options for a passkey login',
-          description: 'Request options for any passkey of this site (no username asked), with user verification required. A visitor without a session gets one to hold the challenge (a cookie, or `meta.session_token` for apps). 409 when already logged in.',
-          response: { 200: WebAuthnOptionsResponse, 409: statusRef },
+          description:
+            'Request options for any passkey of this site (no username asked), with user verification required. A visitor without a session gets one to hold the challenge (a cookie, or `meta.session_token` for apps). 409 when already logged in; 429 when too many visitors without a session asked from one address (`passkey_login_session`).',
+          response: { 200: WebAuthnOptionsResponse, 409: statusRef, 429: statusRef },
         },
       },
       async (request, reply) => send(deps, request, reply, await beginPasskeyLogin(deps, requestContext(request, deps))),
