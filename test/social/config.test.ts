@@ -43,6 +43,21 @@ describe('SOCIALACCOUNT_PROVIDERS', () => {
     assert.equal(config.social.apps[0]!.common.pkce, true, 'PKCE is on unless an app turns it off');
   });
 
+  it('turns PKCE off only for an explicit oauth_pkce_enabled=false (the app\'s, else the provider level\'s)', () => {
+    const app = (id: string, settings: Record<string, unknown>) => ({ ...KEYCLOAK, provider_id: id, client_id: `${id}-client`, settings: { ...KEYCLOAK.settings, ...settings } });
+    const pkce = (value: unknown) => loadConfig(providers(value)).social.apps.map((a) => [a.id, a.common.pkce]);
+    assert.deepEqual(pkce({ openid_connect: { APPS: [app('unset', {}), app('on', { oauth_pkce_enabled: true }), app('off', { oauth_pkce_enabled: false })] } }), [
+      ['unset', true],
+      ['on', true],
+      ['off', false],
+    ]);
+    assert.deepEqual(pkce({ openid_connect: { OAUTH_PKCE_ENABLED: false, APPS: [app('unset', {}), app('on', { oauth_pkce_enabled: true })] } }), [
+      ['unset', false],
+      ['on', true],
+    ]);
+    rejects(providers({ openid_connect: { APPS: [app('text', { oauth_pkce_enabled: 'false' })] } }), 'oauth_pkce_enabled', 'true or false');
+  });
+
   it('is off without providers, and its defaults are the reference\'s', () => {
     const config = loadConfig({ SECRET_KEY: SECRET, ACCOUNT_EMAIL_VERIFICATION: 'mandatory' });
     assert.equal(config.social.enabled, false);
