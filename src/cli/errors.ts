@@ -12,7 +12,8 @@ export type CliErrorCode =
   | 'confirmation_required'
   | 'cancelled'
   | 'source_error'
-  | 'source_mismatch';
+  | 'source_mismatch'
+  | 'not_failed';
 
 export interface CliErrorItem {
   code: string;

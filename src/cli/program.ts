@@ -7,6 +7,7 @@ import { registerMigrateCommand } from './commands/migrate.js';
 import { registerImportCommands } from './commands/import.js';
 import { registerAuthenticatorCommands } from './commands/authenticators.js';
 import { registerAuditCommands } from './commands/audit.js';
+import { registerWebhookCommands } from './commands/webhooks.js';
 
 /** The version in the checkout's package.json, the nearest above this file (under src/ or a build's output folder). */
 function packageVersion(): string {
@@ -21,7 +22,7 @@ function packageVersion(): string {
 export function buildProgram(): Command {
   const program = new Command('headless-auth')
     .description(
-      'Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports and the audit trail.\n' +
+      'Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports, the audit trail and its webhooks.\n' +
         'Reads the same settings as the server (DATABASE_URL, ACCOUNT_PASSWORD_MIN_LENGTH, ...) from the environment.',
     )
     .version(packageVersion())
@@ -36,5 +37,6 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerImportCommands(program);
   registerAuditCommands(program);
+  registerWebhookCommands(program);
   return program;
 }

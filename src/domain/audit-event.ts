@@ -26,6 +26,7 @@ export const AUDIT_EVENT_TYPES = [
   'social.connected',
   'social.disconnected',
   'reauthenticated',
+  'webhook.requeued',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -65,4 +66,6 @@ export interface AuditDetail {
   identifier?: string;
   /** Sessions ended by the event. */
   sessions?: number;
+  /** Failed webhook deliveries put back in the queue. */
+  deliveries?: number;
 }

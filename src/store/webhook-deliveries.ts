@@ -93,12 +93,37 @@ export async function settleDelivery(
   return update.numUpdatedRows > 0n;
 }
 
-export async function listDeliveries(conn: Conn, filter: { status?: DeliveryStatus; eventId?: string; limit: number }): Promise<Delivery[]> {
+/** Deliveries, newest first: of these statuses, of this event, with ids below `beforeId` (the next page). */
+export async function listDeliveries(conn: Conn, filter: { statuses?: readonly DeliveryStatus[]; eventId?: string; beforeId?: number; limit: number }): Promise<Delivery[]> {
   let query = conn.selectFrom('webhook_deliveries').selectAll();
-  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.statuses) query = query.where('status', 'in', filter.statuses);
   if (filter.eventId) query = query.where('event_id', '=', filter.eventId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
   return rows.map(toDelivery);
+}
+
+export async function findDeliveries(conn: Conn, ids: readonly number[]): Promise<Delivery[]> {
+  if (ids.length === 0) return [];
+  const rows = await conn.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toDelivery);
+}
+
+/**
+ * Puts failed deliveries (those named, or all) back in the queue: due at
+ * `now`, with no attempt counted, so a sender takes them in its next round
+ * and tries each WEBHOOK_MAX_ATTEMPTS times again. Their last error stays
+ * until an attempt replaces it. Rows not failed (any more) are left alone.
+ */
+export async function requeueFailedDeliveries(conn: Conn, which: readonly number[] | 'all', now: number): Promise<Delivery[]> {
+  if (which !== 'all' && which.length === 0) return [];
+  let query = conn
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, finished_at: null, lease_token: null })
+    .where('status', '=', 'failed');
+  if (which !== 'all') query = query.where('id', 'in', which);
+  const rows = await query.returningAll().execute();
+  return rows.map(toDelivery).sort((a, b) => a.id - b.id);
 }
 
 /**

@@ -62,7 +62,7 @@ export function registerAuditCommands(program: Command): void {
     .option('--limit <n>', 'at most this many deliveries', wholeNumber(10_000), 50)
     .action((opts: { status?: DeliveryStatus; event?: string; limit: number }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const deliveries = await listDeliveries(ctx.db, { status: opts.status, eventId: opts.event, limit: opts.limit });
+        const deliveries = await listDeliveries(ctx.db, { statuses: opts.status && [opts.status], eventId: opts.event, limit: opts.limit });
         return { json: { deliveries: deliveries.map(deliveryJson) }, text: deliveriesText(deliveries) };
       }),
     );
