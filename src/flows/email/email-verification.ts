@@ -12,7 +12,7 @@ import { sendEmailVerification } from '../../messaging/notices.js';
 import { logIn } from '../session-ops.js';
 import { settleVerifiedAddress } from './verified-address.js';
 import type { Conn } from '../../store/db.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent, recordFailure } from '../audit.js';
 
 // Email verification by link (a one-time key in the database) or by code
 // (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
@@ -148,6 +148,12 @@ async function completeVerification(deps: Deps, ctx: RequestContext, emailAddres
     const current: AuthState = { session: ctx.session, user: ctx.user && (await findUserById(tx, ctx.user.id)) };
     if (!flow || !ctx.session) return { kind: 'auth', ...current };
     const user = flow.userId === null ? null : await findUserById(tx, flow.userId);
+    // Deactivated since the login began: the address is verified, the login is not completed.
+    if (flow.login && user && !user.isActive) {
+      await updateSessionState(tx, ctx.session.id, { userId: null, methods: [], flow: null, flowAttempts: 0 }, flow);
+      await recordFailure({ config: deps.config, db: tx }, ctx, 'login.failed', user.id, 'inactive');
+      return invalid({ code: 'account_inactive' });
+    }
     if (flow.login && user && deps.config.account.loginOnEmailConfirmation) {
       const state = await logIn(deps, ctx, user, flow.login, { conn: tx, expectFlow: flow });
       return state ? { kind: 'auth', ...state } : conflict;
