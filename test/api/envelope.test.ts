@@ -64,7 +64,7 @@ describeEachDatabase('envelope', { ACCOUNT_EMAIL_VERIFICATION: 'none', REQUEST_B
     const browser = await readyClient(server(), 'browser');
     const token = browser.cookies.get('csrftoken')!;
     const response = await rawRequest(server(), 'browser', 'POST', '/auth/login', {
-      headers: { 'content-type': 'application/json', cookie: `csrftoken=${token}`, 'x-csrftoken': token },
+      headers: { 'content-type': 'application/json', cookie: browser.cookieHeader, 'x-csrftoken': token },
       body: '{oops',
     });
     assertError(response, 400, 'invalid_json');

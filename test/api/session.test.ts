@@ -70,7 +70,7 @@ describeEachDatabase('current session', { ACCOUNT_EMAIL_VERIFICATION: 'none', SE
     const client = await readyClient(server(), 'browser');
     const response = await fetch(`${client.prefix}/auth/signup`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `csrftoken=${client.cookies.get('csrftoken')}`, 'x-csrftoken': client.cookies.get('csrftoken')! },
+      headers: { 'content-type': 'application/json', cookie: client.cookieHeader, 'x-csrftoken': client.cookies.get('csrftoken')! },
       body: JSON.stringify({ email: `cookie-${Date.now()}@example.com`, password: PASSWORD }),
     });
     assert.equal(response.status, 200);

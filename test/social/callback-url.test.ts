@@ -84,7 +84,7 @@ describeEachDatabase('callback_url', providersEnv(PROVIDERS, { FRONTEND_URL: FRO
       const csrf = browser.cookies.get('csrftoken')!;
       const response = await fetch(`${server().baseUrl}/_service/browser/v1/auth/provider/redirect`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookieHeader },
         body: new URLSearchParams({ provider: 'idp', process: 'login', callback_url: callbackUrl, csrfmiddlewaretoken: csrf }).toString(),
         redirect: 'manual',
       });

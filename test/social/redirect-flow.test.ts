@@ -232,7 +232,7 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
     const browser = await readyClient(server(), 'browser');
     const url = `${server().baseUrl}/_service/browser/v1/auth/provider/redirect`;
     const body = new URLSearchParams({ provider: 'idp', callback_url: CALLBACK_URL, process: 'login' }).toString();
-    const headers = { 'content-type': 'application/x-www-form-urlencoded', cookie: `csrftoken=${browser.cookies.get('csrftoken')}` };
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookieHeader };
     const refused = await fetch(url, { method: 'POST', headers, body, redirect: 'manual' });
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as any).errors[0].code, 'csrf_failed');

@@ -19,6 +19,11 @@ export class ApiClient {
     readonly kind: 'browser' | 'app',
   ) {}
 
+  /** The Cookie header this browser would send. */
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
   get prefix(): string {
     return `${this.baseUrl}/_service/${this.kind}/v1`;
   }
@@ -27,7 +32,7 @@ export class ApiClient {
     const h: Record<string, string> = { ...headers };
     if (body !== undefined) h['content-type'] = 'application/json';
     if (this.kind === 'browser') {
-      if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      if (this.cookies.size) h.cookie = this.cookieHeader;
       const csrf = this.cookies.get('csrftoken');
       if (csrf && method !== 'GET' && !('x-csrftoken' in h)) h['x-csrftoken'] = csrf;
     } else if (this.sessionToken && !('x-session-token' in h)) {

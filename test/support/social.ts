@@ -54,12 +54,12 @@ export interface Hop {
 }
 
 /** Where cookies live between requests: a browser client, or a jar of its own (ApiClient keeps one). */
-export type CookieJar = Pick<ApiClient, 'cookies' | 'absorbCookies'>;
+export type CookieJar = Pick<ApiClient, 'cookies' | 'cookieHeader' | 'absorbCookies'>;
 
 /** One request without following redirects; the jar's cookies go along and come back. */
 export async function navigate(client: CookieJar | null, url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Hop> {
   const headers: Record<string, string> = {};
-  if (client?.cookies.size) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  if (client?.cookies.size) headers.cookie = client.cookieHeader;
   let body: string | undefined;
   if (init.form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
