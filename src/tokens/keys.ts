@@ -1,4 +1,4 @@
-import { createPrivateKey, webcrypto } from 'node:crypto';
+import { createPrivateKey, hkdfSync, webcrypto } from 'node:crypto';
 import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
 import { ConfigError } from '../config/env.js';
 import type { JwtAlgorithm, JwtSettings } from '../config/tokens.js';
@@ -25,17 +25,21 @@ export interface SigningKeys {
 }
 
 /**
- * `secretKeys` is [SECRET_KEY, ...SECRET_KEY_FALLBACKS]: HS* signs with
- * SECRET_KEY when HEADLESS_JWT_PRIVATE_KEY is unset, and then rotates with it.
+ * `secretKeys` is [SECRET_KEY, ...SECRET_KEY_FALLBACKS]. When
+ * HEADLESS_JWT_PRIVATE_KEY is unset, HS* signs with a key derived from
+ * SECRET_KEY for JWTs alone (and rotates with it): SECRET_KEY itself also
+ * signs reset keys, CSRF tokens and trust cookies and seals secrets at rest,
+ * so it must never be the key a resource server is handed.
  */
 export async function loadSigningKeys(settings: JwtSettings, secretKeys: readonly string[]): Promise<SigningKeys> {
   const { algorithm } = settings;
   if (algorithm === 'HS256' || algorithm === 'HS512') {
-    const ring = settings.privateKey ? [settings.privateKey, ...settings.privateKeyFallbacks] : [...secretKeys, ...settings.privateKeyFallbacks];
     const hash = algorithm === 'HS256' ? 'SHA-256' : 'SHA-512';
+    const ring = settings.privateKey
+      ? [settings.privateKey, ...settings.privateKeyFallbacks].map((secret) => Buffer.from(secret, 'utf8'))
+      : [...secretKeys.map((secret) => derivedJwtSecret(secret, algorithm)), ...settings.privateKeyFallbacks.map((secret) => Buffer.from(secret, 'utf8'))];
     const keys = await Promise.all(
-      ring.map(async (secret) => {
-        const raw = Buffer.from(secret, 'utf8');
+      ring.map(async (raw) => {
         const key = (await webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash }, false, ['sign', 'verify'])) as CryptoKey;
         return { kid: await calculateJwkThumbprint({ kty: 'oct', k: raw.toString('base64url') }, 'sha256'), key };
       }),
@@ -62,6 +66,12 @@ export async function loadSigningKeys(settings: JwtSettings, secretKeys: readonl
     verificationKeys: verificationKeys.map(({ kid, key }) => ({ kid, key })),
     jwks: { keys: verificationKeys.map(({ kid, publicJwk }) => ({ ...publicJwk, kid, alg: algorithm, use: 'sig' })) },
   };
+}
+
+/** The HMAC key of JWTs made from SECRET_KEY: as long as the hash's output, and of no use for anything else. */
+function derivedJwtSecret(secretKey: string, algorithm: 'HS256' | 'HS512'): Buffer {
+  const length = algorithm === 'HS256' ? 32 : 64;
+  return Buffer.from(hkdfSync(algorithm === 'HS256' ? 'sha256' : 'sha512', Buffer.from(secretKey, 'utf8'), 'headless-auth', `jwt ${algorithm} v1`, length));
 }
 
 /** A key listed twice (current and fallback) counts once. */

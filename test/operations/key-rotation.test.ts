@@ -123,7 +123,7 @@ describe('key rotation with fallbacks (RS256)', () => {
   });
 });
 
-describe('key rotation of an HS256 key that is SECRET_KEY itself', () => {
+describe('key rotation of an HS256 key derived from SECRET_KEY', () => {
   let database: TestDatabase;
   let server: TestServer | undefined;
   const hs = (env: Record<string, string>) => ({ HEADLESS_JWT_ALGORITHM: 'HS256', HEADLESS_JWT_PRIVATE_KEY: '', ...env });

@@ -1,6 +1,6 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, createPublicKey } from 'node:crypto';
+import { createHmac, createPublicKey, hkdfSync } from 'node:crypto';
 import { SignJWT, importPKCS8, jwtVerify } from 'jose';
 import { describeEachDatabase, TEST_SECRET } from '../support/server.js';
 import { bearer, claimsOf, headerOf, jwtEnv, rsaPrivateKeyPem, signUp } from './support.js';
@@ -15,7 +15,7 @@ function withPayload(token: string, change: (claims: Record<string, unknown>) =>
   return `${header}.${b64(change(claimsOf(token) as Record<string, unknown>))}.${signature}`;
 }
 
-function hmacToken(header: Record<string, unknown>, claims: unknown, secret: string | Buffer, hash = 'sha256'): string {
+function hmacToken(header: Record<string, unknown>, claims: unknown, secret: string | Buffer | Uint8Array, hash = 'sha256'): string {
   const input = `${b64(header)}.${b64(claims)}`;
   return `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`;
 }
@@ -114,12 +114,15 @@ describeEachDatabase('access-token security (RS256)', jwtEnv(), ({ server }) => 
   });
 });
 
+// HKDF-SHA256 of SECRET_KEY, as the README tells resource servers not to rely on: written out here to pin it.
+const DERIVED_HS256 = new Uint8Array(hkdfSync('sha256', TEST_SECRET, 'headless-auth', 'jwt HS256 v1', 32));
+
 describeEachDatabase('access-token security (HS256)', jwtEnv({ HEADLESS_JWT_ALGORITHM: 'HS256', HEADLESS_JWT_PRIVATE_KEY: '' }), ({ server }) => {
-  it('signs with the secret key, has no kid and publishes no keys', async () => {
+  it('signs with a key derived from the secret key, has no kid and publishes no keys', async () => {
     const account = await signUp(server(), 'hs');
     assert.equal(headerOf(account.accessToken).alg, 'HS256');
     assert.equal(headerOf(account.accessToken).kid, undefined);
-    const { payload } = await jwtVerify(account.accessToken, new TextEncoder().encode(TEST_SECRET), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(account.accessToken, DERIVED_HS256, { algorithms: ['HS256'] });
     assert.equal(payload.sub, String(account.userId));
     assert.equal((await server().client('app').get('/auth/session', bearer(account.accessToken))).status, 200);
     const jwks = await fetch(`${server().baseUrl}/_service/app/v1/.well-known/jwks.json`);
@@ -135,7 +138,14 @@ describeEachDatabase('access-token security (HS256)', jwtEnv({ HEADLESS_JWT_ALGO
     for (const token of [rs, hs512, none]) {
       assert.equal((await server().client('app').get('/auth/session', bearer(token))).status, 401);
     }
-    // The same claims, signed properly with the secret, are accepted: the refusals above are about the algorithm.
-    assert.equal((await server().client('app').get('/auth/session', bearer(hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, TEST_SECRET)))).status, 200);
+    // The same claims, signed properly with the key, are accepted: the refusals above are about the algorithm.
+    assert.equal((await server().client('app').get('/auth/session', bearer(hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, DERIVED_HS256)))).status, 200);
+  });
+
+  it('regression: SECRET_KEY itself does not sign or verify tokens (issue 22 item 11)', async () => {
+    const { accessToken } = await signUp(server(), 'hs-secret');
+    await assert.rejects(jwtVerify(accessToken, new TextEncoder().encode(TEST_SECRET), { algorithms: ['HS256'] }));
+    const forged = hmacToken({ alg: 'HS256', typ: 'JWT' }, claimsOf(accessToken), TEST_SECRET);
+    assert.equal((await server().client('app').get('/auth/session', bearer(forged))).status, 401);
   });
 });
