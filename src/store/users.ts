@@ -288,6 +288,12 @@ export async function recordLogin(conn: Conn, userId: number, now: number): Prom
   await recordLoginRow(conn, userId, now);
 }
 
+/** When the user last logged in (null: never), which a password reset key is bound to. */
+export async function findLastLogin(conn: Conn, userId: number): Promise<number | null> {
+  const row = await conn.selectFrom('users').select('last_login_at').where('id', '=', userId).executeTakeFirst();
+  return row?.last_login_at ?? null;
+}
+
 /**
  * Deletes the user; addresses, sessions and keys go with it (foreign keys
  * cascade), so the address is free again. False when it was already gone.

@@ -251,3 +251,49 @@ describeEachDatabase('password reset by code', CODE_ENV, ({ server }) => {
 function extractKeys(text: string): string[] {
   return text.match(/\/password\/reset\/key\/[^\s]+/g) ?? [];
 }
+
+// Issue 22 item 10: a reset key covered the account, the address and the
+// time it was issued, so a link in an old mailbox still worked after the
+// user had logged in again or moved to another address. Now it is bound to
+// the password hash, the last login and the address, as Django's are.
+describeEachDatabase(
+  'regression: a reset link dies once the account moves on (issue 22 item 10)',
+  { ACCOUNT_EMAIL_VERIFICATION: 'none' },
+  ({ server }) => {
+    async function mailedKey(email: string, nth: number): Promise<string> {
+      assert.equal((await server().client('app').post('/auth/password/request', { email })).status, 200);
+      return resetKeyFromMail(await nthMail(server().mail, email, nth));
+    }
+
+    it('after a login since it was mailed', async () => {
+      const { email } = await loggedInUser(server(), 'app');
+      const key = await mailedKey(email, 1);
+      assert.equal((await server().client('app').get('/auth/password/reset', { 'x-password-reset-key': key })).status, 200, 'valid until the login');
+      await loginClient(server(), 'app', email);
+      assertError(await server().client('app').get('/auth/password/reset', { 'x-password-reset-key': key }), 400, 'invalid_password_reset', 'key');
+      assertError(await server().client('app').post('/auth/password/reset', { key, password: NEW_PASSWORD }), 400, 'invalid_password_reset', 'key');
+      // A link asked for after that login works.
+      const fresh = await mailedKey(email, 2);
+      assert.equal((await server().client('app').post('/auth/password/reset', { key: fresh, password: NEW_PASSWORD })).status, 401);
+    });
+
+    it('after the address it was mailed to was changed', async () => {
+      const { client, email } = await loggedInUser(server(), 'app');
+      const key = await mailedKey(email, 1);
+      const moved = uniqueEmail('moved');
+      assert.equal((await client.post('/account/email', { email: moved })).status, 200);
+      assert.equal((await client.patch('/account/email', { email: moved, primary: true })).status, 200);
+      assert.equal((await client.delete('/account/email', { email })).status, 200);
+      assertError(await server().client('app').post('/auth/password/reset', { key, password: NEW_PASSWORD }), 400, 'invalid_password_reset', 'key');
+      await loginClient(server(), 'app', moved);
+    });
+
+    it('a key that only claims another state (its digest altered) is refused by its signature', async () => {
+      const { email } = await loggedInUser(server(), 'app');
+      const key = await mailedKey(email, 1);
+      const dot = key.lastIndexOf('.');
+      const tampered = `${key.slice(0, dot - 1)}${key[dot - 1] === 'A' ? 'B' : 'A'}${key.slice(dot)}`;
+      assertError(await server().client('app').post('/auth/password/reset', { key: tampered, password: NEW_PASSWORD }), 400, 'invalid_password_reset', 'key');
+    });
+  },
+);
