@@ -14,6 +14,8 @@ export type SmtpSink = {
   refused: Set<string>;
   /** First mail, already received or still to come, that matches; rejects after `timeoutMs` (default 5000). */
   waitForMail(predicate: MailPredicate, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Resolves once `count` mails in all have arrived; rejects after `timeoutMs` (default 5000). */
+  waitForCount(count: number, timeoutMs?: number): Promise<void>;
   clear(): void;
   close(): Promise<void>;
 };
@@ -25,6 +27,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const refused = new Set<string>();
   let waiters: Waiter[] = [];
+  let counters: Array<{ count: number; resolve: () => void; timer: NodeJS.Timeout }> = [];
 
   const server = new SMTPServer({
     authOptional: true,
@@ -60,6 +63,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           w.resolve(mail);
           return false;
         });
+        counters = counters.filter((c) => {
+          if (mails.length < c.count) return true;
+          clearTimeout(c.timer);
+          c.resolve();
+          return false;
+        });
         callback();
       });
     },
@@ -85,6 +94,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           reject(new Error(`no mail matching ${JSON.stringify(predicate)} within ${timeoutMs} ms; received: ${describe(mails)}`));
         }, timeoutMs);
         waiters.push({ predicate, resolve, reject, timer });
+      });
+    },
+    waitForCount(count, timeoutMs = 5000) {
+      if (mails.length >= count) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          counters = counters.filter((c) => c.timer !== timer);
+          reject(new Error(`${mails.length} mails within ${timeoutMs} ms, waiting for ${count}`));
+        }, timeoutMs);
+        counters.push({ count, resolve, timer });
       });
     },
     clear() {

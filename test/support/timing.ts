@@ -1,13 +1,16 @@
+import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
+import type { TestContext } from 'node:test';
 
-// Timing comparisons that hold on a loaded machine: the two kinds of request
+// Timing comparisons that hold on a loaded machine. The two kinds of request
 // are interleaved in random order (so drift and bursts of other work fall on
-// both alike), and the noise is estimated from the data itself, by an A/A
-// split: the difference between the medians of two random halves of the
-// same kind of request. A difference between the kinds counts only when it
-// exceeds the 99th percentile of those A/A differences. Halves hold half
-// the samples, so that noise bound is about 3.6 standard errors of the
-// compared difference: a false alarm about once in three thousand runs.
+// both alike), and the difference of their medians is judged by its own
+// bootstrap confidence interval: two kinds are told apart when the 99 %
+// interval of median(a) - median(b) excludes zero. A real difference of a
+// tenth of a millisecond shows there; a bound on the medians alone let it
+// through. As a 99 % interval misses zero once in a hundred samples of equal
+// kinds, a difference counts only when a second, independent sample confirms
+// it in the same direction: a false alarm about once in twenty thousand.
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,18 +27,18 @@ function shuffled<T>(values: readonly T[]): T[] {
   return out;
 }
 
-/** The 99th percentile of |median(half) - median(other half)| over random splits of each sample. */
-function aaNoise(samples: ReadonlyArray<readonly number[]>, splits = 400): number {
-  const differences: number[] = [];
-  for (const values of samples) {
-    for (let i = 0; i < splits; i++) {
-      const mixed = shuffled(values);
-      const half = Math.floor(mixed.length / 2);
-      differences.push(Math.abs(median(mixed.slice(0, half)) - median(mixed.slice(half))));
-    }
-  }
-  differences.sort((a, b) => a - b);
-  return differences[Math.floor(differences.length * 0.99)]!;
+function resample(values: readonly number[]): number[] {
+  return values.map(() => values[randomInt(0, values.length)]!);
+}
+
+const RESAMPLES = 2000;
+const LEVEL = 0.99;
+
+/** The percentile bootstrap interval of median(a) - median(b) at LEVEL. */
+function bootstrapInterval(a: readonly number[], b: readonly number[]): [number, number] {
+  const differences = Array.from({ length: RESAMPLES }, () => median(resample(a)) - median(resample(b))).sort((x, y) => x - y);
+  const tail = ((1 - LEVEL) / 2) * RESAMPLES;
+  return [differences[Math.floor(tail)]!, differences[Math.ceil(RESAMPLES - 1 - tail)]!];
 }
 
 export interface TimingComparison {
@@ -43,17 +46,26 @@ export interface TimingComparison {
   b: { median: number; n: number };
   /** median(a) - median(b), ms. */
   difference: number;
-  /** The A/A noise bound, ms. */
-  noise: number;
-  /** Whether the difference exceeds the noise. */
-  distinguishable: boolean;
+  /** Its 99 % bootstrap interval, ms. */
+  interval: [number, number];
+  /** Whether the interval excludes zero: -1 (a faster), 1 (a slower) or 0 (not told apart). */
+  direction: -1 | 0 | 1;
+}
+
+export interface TimingOptions {
+  /**
+   * Awaited after each timed request, untimed: work the request leaves
+   * behind (a mail sent after the answer) must finish before the next is
+   * timed, or it would slow whichever kind comes next.
+   */
+  settle?: () => Promise<unknown>;
 }
 
 /**
  * Times `rounds` requests of each kind, one of each per round in random
- * order, one at a time, and compares their medians against the A/A noise.
+ * order, one at a time, and compares their medians by a bootstrap interval.
  */
-export async function compareTimings(rounds: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<TimingComparison> {
+export async function compareTimings(rounds: number, a: () => Promise<unknown>, b: () => Promise<unknown>, options: TimingOptions = {}): Promise<TimingComparison> {
   const times: [number[], number[]] = [[], []];
   const kinds = [a, b];
   for (let round = 0; round < rounds; round++) {
@@ -61,14 +73,36 @@ export async function compareTimings(rounds: number, a: () => Promise<unknown>, 
       const started = performance.now();
       await kinds[kind]!();
       times[kind]!.push(performance.now() - started);
+      await options.settle?.();
     }
   }
   const [ma, mb] = [median(times[0]), median(times[1])];
-  const noise = aaNoise(times);
-  return { a: { median: ma, n: rounds }, b: { median: mb, n: rounds }, difference: ma - mb, noise, distinguishable: Math.abs(ma - mb) > noise };
+  const interval = bootstrapInterval(times[0], times[1]);
+  const direction = interval[0] > 0 ? 1 : interval[1] < 0 ? -1 : 0;
+  return { a: { median: ma, n: rounds }, b: { median: mb, n: rounds }, difference: ma - mb, interval, direction };
 }
 
 export function describeComparison(c: TimingComparison): string {
   const ms = (x: number) => `${x.toFixed(3)} ms`;
-  return `medians ${ms(c.a.median)} vs ${ms(c.b.median)} over ${c.a.n} rounds each: difference ${ms(c.difference)}, A/A noise bound ${ms(c.noise)}`;
+  return `medians ${ms(c.a.median)} vs ${ms(c.b.median)} over ${c.a.n} rounds each: difference ${ms(c.difference)}, 99 % interval [${ms(c.interval[0])}, ${ms(c.interval[1])}]`;
+}
+
+/**
+ * Fails when `a` and `b` take different times: when two independent samples
+ * of `rounds` each put the difference on the same side of zero.
+ */
+export async function assertSameTime(
+  t: TestContext,
+  rounds: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  options: TimingOptions & { label?: string } = {},
+): Promise<void> {
+  const label = options.label ?? '';
+  const first = await compareTimings(rounds, a, b, options);
+  t.diagnostic(`${label}${describeComparison(first)}`);
+  if (first.direction === 0) return;
+  const second = await compareTimings(rounds, a, b, options);
+  t.diagnostic(`${label}again: ${describeComparison(second)}`);
+  assert.ok(second.direction !== first.direction, `${label}told apart twice: ${describeComparison(first)}; then ${describeComparison(second)}`);
 }

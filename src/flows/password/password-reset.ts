@@ -1,31 +1,33 @@
 import type { Deps, RequestContext } from '../context.js';
 import type { PasswordResetByCodeFlow, Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
-import { conflict, invalid, mailUnavailable, type AuthState, type Outcome } from '../outcome.js';
+import { conflict, invalid, type AuthState, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
-import { issueResetKey, readResetKey } from './reset-key.js';
+import { issueResetKey, readResetKey, resetKeyCurrent } from './reset-key.js';
 import { addressOwner } from '../email/address-owner.js';
 import { recordEvent } from '../audit.js';
 import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
-import { findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
+import { findLastLogin, findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
 import type { Conn } from '../../store/db.js';
 import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { cycleKey, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { findPhoneOfUser, markPhoneVerified } from '../../store/phones.js';
-import { sendNotice } from '../notice.js';
+import { sendAfterAnswer, sendNotice } from '../notice.js';
 
 // Password reset by link (a signed key, reset-key.ts) or by code (a code
 // hash in the session's pending flow), as ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED says.
 
 /**
- * POST /auth/password/request. Known and unknown addresses take the same
- * path and cost: the same two lookups, then one mail (the reset, or an
- * "unknown account" notice), then the same answer; by code, one session
- * write either way.
+ * POST /auth/password/request. Known and unknown addresses answer alike,
+ * in the same time. By link (with ACCOUNT_PREVENT_ENUMERATION, the default)
+ * the answer depends on nothing but the input, so the account is looked up
+ * and the mail (the reset, or an "unknown account" notice) made and sent
+ * after the answer. By code the session must hold the pending flow first:
+ * the same two lookups and one session write either way, then the mail.
  */
 export async function requestPasswordReset(deps: Deps, ctx: RequestContext, input: { email?: string }): Promise<Outcome> {
   const { account } = deps.config;
@@ -36,38 +38,38 @@ export async function requestPasswordReset(deps: Deps, ctx: RequestContext, inpu
   const limit = await deps.limiter.consume('reset_password', { ip: ctx.ip, key: email });
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
 
-  const { address, user } = await addressOwner(deps, email);
-  if (!user && !account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
-  const to = address?.email ?? email;
-
-  if (account.passwordReset.byCode) {
-    const code = randomCode();
-    const flow: PasswordResetByCodeFlow = {
-      id: 'password_reset_by_code',
-      userId: user?.id ?? null,
-      email: to,
-      codeHash: hashSecret(user ? code : randomKey()),
-      expiresAt: ctx.now + account.passwordReset.byCodeTimeout * 1000,
-    };
-    if (!(await mailed(deps, user ? sendPasswordReset(deps, to, { code }) : sendUnknownAccount(deps, to)))) return mailUnavailable;
-    return { kind: 'auth', ...(await holdFlow(deps, ctx, flow)) };
+  if (!account.passwordReset.byCode && account.preventEnumeration) {
+    sendAfterAnswer(deps, 'password reset', async () => mailResetLink(deps, ctx, email, await addressOwner(deps, email)));
+    return { kind: 'ok' };
+  }
+  const owner = await addressOwner(deps, email);
+  if (!owner.user && !account.preventEnumeration) return invalid({ code: 'unknown_email', param: 'email' });
+  if (!account.passwordReset.byCode) {
+    sendAfterAnswer(deps, 'password reset', () => mailResetLink(deps, ctx, email, owner));
+    return { kind: 'ok' };
   }
 
-  const sending =
-    user && address
-      ? sendPasswordReset(deps, to, { key: issueResetKey(deps.config, { userId: user.id, emailAddressId: address.id, issuedAt: ctx.now }) })
-      : sendUnknownAccount(deps, to);
-  return (await mailed(deps, sending)) ? { kind: 'ok' } : mailUnavailable;
+  const { address, user } = owner;
+  const to = address?.email ?? email;
+  const code = randomCode();
+  const flow: PasswordResetByCodeFlow = {
+    id: 'password_reset_by_code',
+    userId: user?.id ?? null,
+    email: to,
+    codeHash: hashSecret(user ? code : randomKey()),
+    expiresAt: ctx.now + account.passwordReset.byCodeTimeout * 1000,
+  };
+  const state = await holdFlow(deps, ctx, flow);
+  sendAfterAnswer(deps, 'password reset', () => (user ? sendPasswordReset(deps, to, { code }) : sendUnknownAccount(deps, to)));
+  return { kind: 'auth', ...state };
 }
 
-async function mailed(deps: Deps, sending: Promise<void>): Promise<boolean> {
-  try {
-    await sending;
-    return true;
-  } catch (error) {
-    deps.log.error({ err: error }, 'password reset mail failed');
-    return false;
-  }
+/** The reset link to an account's address, or the "unknown account" notice to an address without one. */
+async function mailResetLink(deps: Deps, ctx: RequestContext, email: string, { address, user }: Awaited<ReturnType<typeof addressOwner>>): Promise<void> {
+  if (!user || !address) return sendUnknownAccount(deps, email);
+  const claims = { userId: user.id, emailAddressId: address.id, issuedAt: ctx.now };
+  const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
+  return sendPasswordReset(deps, address.email, { key });
 }
 
 /** A logged-in visitor keeps their login while the reset code is pending. */
@@ -98,12 +100,15 @@ async function prove(deps: Deps, ctx: RequestContext, key: string): Promise<Proo
     const address = flow.email === null ? null : await findEmailAddress(deps.db, flow.email);
     return { by: 'code', user, session, flow, email: flow.email, emailAddressId: address?.userId === user.id ? address.id : null };
   }
+  const refused = invalid({ code: 'invalid_password_reset', param: 'key' });
   const claims = readResetKey(deps.config, key, ctx.now);
   const user = claims ? await findUserById(deps.db, claims.userId) : null;
-  // A key dies with the password it was issued for (its own use changes it).
-  if (!claims || !user?.isActive || claims.issuedAt <= user.passwordChangedAt) return invalid({ code: 'invalid_password_reset', param: 'key' });
+  if (!claims || !user?.isActive) return refused;
   const address = claims.emailAddressId === null ? null : await findEmailAddressById(deps.db, claims.emailAddressId);
   const own = address?.userId === user.id ? address : null;
+  // A key dies once the account moves on: a new password (its own use sets one), a login, another address.
+  const state = { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: own?.email ?? null };
+  if (claims.issuedAt <= user.passwordChangedAt || !resetKeyCurrent(claims, state)) return refused;
   return { by: 'key', user, email: own?.email ?? null, emailAddressId: own?.id ?? null };
 }
 

@@ -28,7 +28,7 @@ export function passwordResetRoutes(scope: FastifyInstance, deps: Deps): void {
         tags: ['Authentication: Password Reset'],
         summary: 'Request a password reset',
         description:
-          'Mails a reset link, or a code when ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED is on; with reset by code and phone numbers in use, `{phone}` (E.164) gets the code by SMS (a number without an account is texted nothing). The answer is the same whether or not the address has an account (an unknown address gets a notice instead). By link: 200. By code: 401 with `password_reset_by_code` pending (apps get a `session_token`). Errors: `required`, `invalid`, `unknown_email` / `unknown_phone` (only with ACCOUNT_PREVENT_ENUMERATION off). 429 when rate-limited (`reset_password`); 503 `mail_unavailable` / `sms_unavailable` when the message cannot be sent.',
+          'Mails a reset link, or a code when ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED is on; with reset by code and phone numbers in use, `{phone}` (E.164) gets the code by SMS (a number without an account is texted nothing). The answer is the same whether or not the address has an account (an unknown address gets a notice instead). By link: 200. By code: 401 with `password_reset_by_code` pending (apps get a `session_token`). Errors: `required`, `invalid`, `unknown_email` / `unknown_phone` (only with ACCOUNT_PREVENT_ENUMERATION off). 429 when rate-limited (`reset_password`); 503 `sms_unavailable` when the text cannot be sent. A mail is made and sent after the answer (so a known address answers in the time of an unknown one); a failure to send it is logged.',
         body: RequestBody,
         response: authResponses({ 200: Type.Union([Type.Ref('AuthResponse'), statusRef]), 503: errorRef }),
       },
