@@ -15,6 +15,7 @@ export const AUDIT_EVENT_TYPES = [
   'email.removed',
   'email.primary_changed',
   'phone.changed',
+  'phone.verified',
   'authenticator.added',
   'authenticator.removed',
   'recovery_codes.regenerated',

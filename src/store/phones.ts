@@ -38,15 +38,22 @@ export async function insertPhone(tx: Tx, input: { userId: number; phone: string
     .execute();
 }
 
-/** Marks the user's number verified if it is still `phone`; true when it is (now) verified. */
-export async function markPhoneVerified(conn: Conn, userId: number, phone: string): Promise<boolean> {
+/**
+ * Marks the user's number verified if it is still `phone`: 'newly' when this
+ * call verified it, 'already' when it was, null when the user's number is
+ * another or none.
+ */
+export async function markPhoneVerified(conn: Conn, userId: number, phone: string): Promise<'newly' | 'already' | null> {
   const result = await conn
     .updateTable('phone_numbers')
     .set({ verified: 1 })
     .where('user_id', '=', userId)
     .where('phone', '=', phone)
+    .where('verified', '=', 0)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (result.numUpdatedRows > 0n) return 'newly';
+  const number = await findPhoneOfUser(conn, userId);
+  return number?.phone === phone ? 'already' : null;
 }
 
 /**

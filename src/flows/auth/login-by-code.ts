@@ -100,14 +100,14 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
   return deps.db.transaction().execute(async (tx): Promise<Outcome> => {
     const state = await logIn(deps, ctx, user, { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient }, { conn: tx, expectFlow: flow });
     if (!state) return conflict;
-    // The code reached the address, which proves it belongs to the user.
+    // The code reached the address or number, which proves it belongs to the user.
     if ('email' in flow.recipient) {
       const address = await findEmailAddress(tx, flow.recipient.email);
       if (address?.userId === user.id && (await markEmailVerified(tx, address.id))) {
         await recordEvent(deps, tx, ctx, 'email.verified', { userId: user.id, detail: { email: address.email, method: 'code' } });
       }
-    } else {
-      await markPhoneVerified(tx, user.id, flow.recipient.phone);
+    } else if ((await markPhoneVerified(tx, user.id, flow.recipient.phone)) === 'newly') {
+      await recordEvent(deps, tx, ctx, 'phone.verified', { userId: user.id, detail: { phone: flow.recipient.phone, method: 'code' } });
     }
     return { kind: 'auth', ...state };
   });

@@ -160,7 +160,9 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
       await recordEvent(deps, tx, ctx, 'email.verified', { userId: user.id, detail: { method: 'password_reset', ...(proof.email ? { email: proof.email } : {}) } });
     }
     // A code texted to the number proves the number, as a mailed one proves the address.
-    if (proof.by === 'code' && proof.flow.phone) await markPhoneVerified(tx, user.id, proof.flow.phone);
+    if (proof.by === 'code' && proof.flow.phone && (await markPhoneVerified(tx, user.id, proof.flow.phone)) === 'newly') {
+      await recordEvent(deps, tx, ctx, 'phone.verified', { userId: user.id, detail: { phone: proof.flow.phone, method: 'password_reset' } });
+    }
     await deleteUserSessions(tx, user.id, ctx.session?.id ?? null);
     return { kind: 'auth', ...(await sessionAfterReset(deps, tx, ctx, updated, proof)) };
   });

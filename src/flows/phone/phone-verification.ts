@@ -95,7 +95,9 @@ export async function verifyPhone(deps: Deps, ctx: RequestContext, code: string)
 async function completeLogin(deps: Deps, ctx: RequestContext, session: Session, flow: VerifyPhoneFlow, userId: number, method: LoginStart): Promise<Outcome> {
   return deps.db.transaction().execute(async (tx) => {
     // The number may have changed since the code went out; then it proves nothing.
-    const user = (await markPhoneVerified(tx, userId, flow.phone)) ? await findUserById(tx, userId) : null;
+    const marked = await markPhoneVerified(tx, userId, flow.phone);
+    if (marked === 'newly') await recordEvent(deps, tx, ctx, 'phone.verified', { userId, detail: { phone: flow.phone, method: 'code' } });
+    const user = marked ? await findUserById(tx, userId) : null;
     if (!user?.isActive) {
       await updateSessionState(tx, session.id, { userId: session.userId, methods: session.methods, flow: null, flowAttempts: 0 }, flow);
       return conflict;
