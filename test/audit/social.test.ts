@@ -3,20 +3,29 @@ import { randomUUID } from 'node:crypto';
 import { after, it } from 'node:test';
 import { describeEachDatabase } from '../support/server.js';
 import { startIdp } from '../support/oidc-provider.js';
+import { startGitHub } from '../support/github-standin.js';
 import { PASSWORD, uniqueEmail } from '../support/accounts.js';
 import { idTokenClaims, oidcApp, providersEnv, tokenLogin } from '../support/social.js';
 import { tracedClient, UserTrail } from './support.js';
 
 // Social logins' events, through the token flow against a real OpenID
-// provider's keys: a provider signup, connecting and disconnecting, and an
-// account taken over by an address its owner never verified.
+// provider's keys (and GitHub's stand-in, which lists several addresses): a
+// provider signup, connecting and disconnecting, and an account taken over
+// by an address its owner never verified.
 
 const idp = await startIdp();
 after(() => idp.close());
+const github = await startGitHub();
+after(() => github.close());
+github.addClient('audit-gh', 'audit-gh-secret');
+let nextGitHubId = 5000;
 
 const CLIENT = 'audit-client';
 const ENV = providersEnv(
-  { openid_connect: { APPS: [oidcApp(idp, { id: 'idp', clientId: CLIENT })] } },
+  {
+    openid_connect: { APPS: [oidcApp(idp, { id: 'idp', clientId: CLIENT })] },
+    github: { GITHUB_URL: github.url, APP: { client_id: 'audit-gh', secret: 'audit-gh-secret' } },
+  },
   {
     ACCOUNT_EMAIL_VERIFICATION: 'none',
     SOCIALACCOUNT_EMAIL_AUTHENTICATION: 'true',
@@ -72,5 +81,38 @@ describeEachDatabase('audit events of social login', ENV, ({ server }) => {
       { type: 'login.succeeded', from: client, detail: { method: 'social', provider: 'idp' } },
     );
     assert.equal((await owner.get('/auth/session')).status, 410, "the owner's session ended with the password");
+  });
+
+  it('regression: records every address a provider signup stores, not only the first (issue 22)', async () => {
+    const [primary, other, unverified, taken] = ['gh-primary', 'gh-other', 'gh-unverified', 'gh-taken'].map((name) => uniqueEmail(name));
+    const owner = await tracedClient(server(), 'app');
+    assert.equal((await owner.post('/auth/signup', { email: taken, password: PASSWORD })).status, 200);
+    const id = nextGitHubId++;
+    const emails = [
+      { email: primary!, primary: true, verified: true },
+      { email: other!, primary: false, verified: true },
+      { email: unverified!, primary: false, verified: false },
+      // Another account's address (unverified, so it opens no account) stays theirs: no event here.
+      { email: taken!, primary: false, verified: false },
+    ];
+    github.addUser({ id, login: `audit${id}`, name: null, email: primary!, emails });
+
+    const client = await tracedClient(server(), 'app');
+    const signup = await tokenLogin(client, 'github', { client_id: 'audit-gh', access_token: github.issueToken(`audit${id}`, 'audit-gh') });
+    assert.equal(signup.status, 200, JSON.stringify(signup.body));
+    assert.deepEqual((await client.get('/account/email')).body.data, [
+      { email: primary, primary: true, verified: true },
+      { email: other, primary: false, verified: true },
+      { email: unverified, primary: false, verified: false },
+    ]);
+    const added = (email: string) => ({ email, method: 'social', provider: 'github' });
+    await new UserTrail(server(), signup.body.data.user.id).expect(
+      server().clock.now(),
+      { type: 'signup', from: client, detail: { method: 'social', provider: 'github', email: primary } },
+      { type: 'email.added', from: client, detail: added(other!) },
+      { type: 'email.verified', from: client, detail: added(other!) },
+      { type: 'email.added', from: client, detail: added(unverified!) },
+      { type: 'login.succeeded', from: client, detail: { method: 'social', provider: 'github' } },
+    );
   });
 });

@@ -5,7 +5,7 @@ import type { SocialApp } from '../../social/app.js';
 import type { Identity, ProviderTokens } from '../../social/provider-type.js';
 import { conflict, forbidden, invalid, type FieldError, type Outcome } from '../outcome.js';
 import { createUser, findUserById, usernameExists } from '../../store/users.js';
-import { findEmailAddress, insertEmailAddress, markEmailVerified } from '../../store/email-addresses.js';
+import { findEmailAddress, insertEmailAddress } from '../../store/email-addresses.js';
 import { insertSocialAccount } from '../../store/social-accounts.js';
 import { updateSessionState } from '../../store/sessions.js';
 import type { Tx } from '../../store/db.js';
@@ -119,19 +119,23 @@ async function createSocialUser(
   const username = chosenUsername ?? (await pickUsername(deps, tx, identity, attempt));
   const created = await createUser(tx, { username, email, emailVerified: email !== null && verified(email), passwordHash: null, now: ctx.now });
   if (!created) throw new Taken(email && (await findEmailAddress(tx, email)) ? 'email' : 'username');
-  // The provider's other addresses join the account, except those another account has.
+  await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: { method: 'social', provider: app.id, ...(email ? { email } : {}) } });
+  // The provider's other addresses join the account, except those another
+  // account has; the signup event names only the first, so each gets the
+  // events of an address added (and verified, when the provider vouches for it).
   let hasPrimary = created.emailAddressId !== null;
   for (const other of identity.emails) {
     if (email && other.email.toLowerCase() === email.toLowerCase()) continue;
-    const added = await insertEmailAddress(tx, { userId: created.userId, email: other.email, primary: !hasPrimary, now: ctx.now });
+    const added = await insertEmailAddress(tx, { userId: created.userId, email: other.email, primary: !hasPrimary, verified: other.verified, now: ctx.now });
     if (!added) continue;
     hasPrimary = true;
-    if (other.verified) await markEmailVerified(tx, added.id);
+    const event = { userId: created.userId, detail: { email: added.email, method: 'social' as const, provider: app.id } };
+    await recordEvent(deps, tx, ctx, 'email.added', event);
+    if (other.verified) await recordEvent(deps, tx, ctx, 'email.verified', event);
   }
   const account = await insertSocialAccount(tx, { userId: created.userId, provider: app.id, uid: identity.uid, extraData: identity.extraData, now: ctx.now });
   if (!account) throw new Taken('account');
   await storeProviderTokens(deps, tx, account.id, login.tokens, ctx.now);
-  await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: { method: 'social', provider: app.id, ...(email ? { email } : {}) } });
   return (await findUserById(tx, created.userId))!;
 }
 
