@@ -40,5 +40,5 @@ export async function measureMetricsCost(): Promise<number> {
 // `npm run bench:metrics` runs this case alone.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await measureMetricsCost();
-  cleanUp();
+  await cleanUp();
 }

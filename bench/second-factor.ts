@@ -145,5 +145,5 @@ export function printSecondFactor({ password, secondFactor, hello }: SecondFacto
 // `npm run bench:mfa` runs this case alone.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   printSecondFactor(await measureSecondFactor());
-  cleanUp();
+  await cleanUp();
 }

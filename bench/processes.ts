@@ -1,0 +1,127 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { ServerCpu } from './harness.js';
+
+// Servers as deployed, in child processes of their own: the compiled server
+// started as `npm start` starts it, and the hello-world baselines with the
+// same node and the same flags. Their CPU time and resident memory are read
+// from /proc, so the server under test answers no request of the bench's
+// own and runs no bench code.
+
+/** `npm start`'s node arguments, read from package.json: the flags, then dist/main.js. */
+export const startArgs: string[] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/).slice(1);
+/** The node flags alone (--max-semi-space-size=4), which the baselines get too. */
+export const nodeFlags: string[] = startArgs.filter((arg) => arg.startsWith('-'));
+
+/** Clock ticks per second of /proc/<pid>/stat's times (getconf CLK_TCK; 100 if that fails). */
+export const clockTicks: number = (() => {
+  try {
+    const ticks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+    return ticks > 0 ? ticks : 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of a /proc stat line, µs. */
+function statCpu(path: string): number {
+  const line = readFileSync(path, 'utf8');
+  // After "pid (comm) ": state is field 3, utime field 14, stime field 15.
+  const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
+}
+
+/** CPU time a process has used: every thread, and its main thread (the event loop) alone. */
+export function processCpu(pid: number): ServerCpu {
+  return { all: statCpu(`/proc/${pid}/stat`), main: statCpu(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** Resident set size of a process, MiB (VmRSS). */
+export function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface Process {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  cpu(): ServerCpu;
+  rss(): number;
+  /** SIGINT (the server's shutdown without the drain delay SIGTERM waits), then the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <args>` with PORT set to a free port and waits until
+ * GET `readyPath` answers 200. Its output goes to /dev/null: the server under
+ * test writes its access log as in production, and the bench spends no CPU
+ * reading it. Should the process exit before it answers, it is started once
+ * more with its output captured, to say why.
+ */
+export async function startProcess(name: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Process> {
+  const port = await freePort();
+  const fullEnv = { ...process.env, ...env, PORT: String(port) };
+  const child = spawn(process.execPath, args, { env: fullEnv, stdio: 'ignore' });
+  const origin = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (const deadline = Date.now() + 120_000; ; ) {
+    if (exited) throw new Error(`${name} exited before it answered (${child.exitCode ?? child.signalCode}):\n${await outputOf(args, fullEnv)}`);
+    const up = await fetch(`${origin}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not answer ${readyPath} within 120 s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const pid = child.pid!;
+  return {
+    name,
+    child,
+    pid,
+    origin,
+    cpu: () => processCpu(pid),
+    rss: () => rssMiB(pid),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+/** The output of a run of `node <args>` that is expected to fail at start-up (at most 30 s of it). */
+function outputOf(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(output.slice(-4000));
+    });
+  });
+}
