@@ -150,3 +150,25 @@ describeEachDatabase('passkey login with a software key', ENV, ({ server }) => {
     await assertSameTime(t, 200, known, unknown);
   });
 });
+
+describeEachDatabase('regression: a passkey does not log in a user deactivated since registering it (issue 22 item 9)', ENV, ({ server }) => {
+  for (const kind of ['app', 'browser'] as const) {
+    it(`a valid assertion answers account_inactive and logs no one in (${kind})`, async () => {
+      const key = softKey();
+      const userId = await accountWithPasskey(server(), key);
+      await server().app.deps.db.updateTable('users').set({ is_active: 0 }).where('id', '=', userId).execute();
+      const visitor = await readyClient(server(), kind);
+      const options = await visitor.get('/auth/webauthn/login');
+      assert.equal(options.status, 200, JSON.stringify(options.body));
+      const challenge: string = options.body.data.request_options.publicKey.challenge;
+      const done = await visitor.post('/auth/webauthn/login', { credential: assertion(challenge, key.credentialId, key.privateKey, String(userId)) });
+      assertError(done, 400, 'account_inactive');
+      assert.equal(done.body.meta?.is_authenticated, undefined);
+      const session = await visitor.get('/auth/session');
+      assert.ok(session.status === 401 || session.status === 410, JSON.stringify(session.body));
+      assert.notEqual(session.body.meta?.is_authenticated, true);
+      const failed = await server().app.deps.db.selectFrom('audit_events').select('detail').where('type', '=', 'login.failed').where('user_id', '=', userId).execute();
+      assert.ok(failed.some((e) => String(e.detail).includes('inactive')), 'the refusal is in the audit trail');
+    });
+  }
+});
