@@ -1,5 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Metrics } from '../observability/metrics.js';
+import type { AccessLog } from '../observability/access-log.js';
+import type { Logger } from '../observability/logger.js';
 import { countOutcome } from './outcome-metrics.js';
 
 declare module 'fastify' {
@@ -19,17 +21,23 @@ declare module 'fastify' {
  */
 export class RequestObserver extends LogController {
   readonly #metrics: Metrics;
+  readonly #access: AccessLog;
+  readonly #trace: boolean;
+  readonly #debug: boolean;
 
-  constructor(metrics: Metrics) {
+  constructor(metrics: Metrics, access: AccessLog, log: Logger) {
     super({ requestIdLogLabel: 'request_id' });
     this.#metrics = metrics;
+    this.#access = access;
+    this.#trace = log.isLevelEnabled('trace');
+    this.#debug = log.isLevelEnabled('debug');
   }
 
   // Fastify's own request lines carry the URL; ours replace them. At trace
   // level a request is also logged as it arrives (routed, body not yet read),
   // to see what a process was doing when it stopped.
   override incomingRequest(request: FastifyRequest): void {
-    if (request.log.level === 'trace') request.log.trace({ method: request.method, route: request.routeOptions.url ?? 'unmatched' }, 'request received');
+    if (this.#trace) request.log.trace({ method: request.method, route: request.routeOptions.url ?? 'unmatched' }, 'request received');
   }
   override routeNotFound(): void {}
 
@@ -42,9 +50,13 @@ export class RequestObserver extends LogController {
     this.#metrics.request(request.method, route, status, ms / 1000);
     const counted = options.config.counted;
     if (counted) countOutcome(this.#metrics, counted, request.outcome);
-    const line = { method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, client: request.auth?.client ?? null };
+    const client = request.auth?.client ?? null;
+    if (!error && !(options.config.quiet && status < 400)) {
+      this.#access.write({ requestId: request.id, method: request.method, route, status, durationMs: ms, client });
+      return;
+    }
+    const line = { method: request.method, route, status, duration_ms: Math.round(ms * 100) / 100, client };
     if (error) reply.log.warn({ ...line, err: error }, 'request failed');
-    else if (options.config.quiet && status < 400) reply.log.debug(line, 'request');
-    else reply.log.info(line, 'request');
+    else if (this.#debug) reply.log.debug(line, 'request');
   }
 }

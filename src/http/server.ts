@@ -27,6 +27,8 @@ import { mfaRoutes } from './routes/mfa/index.js';
 import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
 import { RequestObserver } from './request-observer.js';
+import { lazyRequestLogger } from './request-logger.js';
+import { AccessLog } from '../observability/access-log.js';
 import { requestIdGenerator } from './request-id.js';
 import { tagCountedRoute } from './outcome-metrics.js';
 import type { Logger } from '../observability/logger.js';
@@ -71,7 +73,8 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     // One log line and one metric sample per request (request-observer.ts).
-    logController: new RequestObserver(deps.metrics),
+    logController: new RequestObserver(deps.metrics, new AccessLog(options.logger), options.logger),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: requestIdGenerator(config.trustedProxyCount),
     requestIdHeader: false,
     bodyLimit: config.requestBodyLimit,

@@ -1,5 +1,6 @@
 import { format } from 'node:util';
-import { destination, pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino';
+import { BufferedOutput } from './buffered-output.js';
 
 // One JSON object per line on stdout, for every message the process writes:
 // requests, start-up, mails printed by the console transport, warnings of
@@ -29,24 +30,16 @@ function requestSummary(request: { method?: string; routeOptions?: { url?: strin
   return { method: request.method, route: request.routeOptions?.url ?? null };
 }
 
-/**
- * The access log writes stdout asynchronously: a line is queued, and the
- * lines queued while a write is under way go out together in the next one,
- * so under load a request pays for a copy into a buffer, not for a system
- * call. Nothing waits at idle (a line is written at once when no write is
- * pending). What is still queued is written synchronously when the process
- * exits, by process.exit, a signal handler's exit or a fatal error (pino
- * registers that); a SIGKILL loses it.
- */
+/** Stdout, buffered (buffered-output.ts): a request pays for encoding its line, not for a system call. */
 function stdout(): DestinationStream {
-  return destination({ dest: 1, sync: false });
+  return new BufferedOutput(1);
 }
 
 /**
  * The ISO time of each line, formatted once per millisecond: under load
  * many lines share one, and Date#toISOString is the dearest part of a line.
  */
-function isoTimeOncePerMs(): () => string {
+export function isoTimeOncePerMs(): () => string {
   let last = -1;
   let field = '';
   return () => {

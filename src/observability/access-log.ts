@@ -1,0 +1,43 @@
+import { hostname } from 'node:os';
+import { symbols, type Logger } from 'pino';
+import { isoTimeOncePerMs } from './logger.js';
+
+// The access log's line, one per request, written as pino would write it
+// (same fields, same order, same time format) but without pino's general
+// path: no child logger per request, no serializers, no redaction walk. Its
+// fields cannot carry a credential or a character JSON must escape: the
+// method is an HTTP token (Node's parser admits nothing else), the route a
+// pattern of our own routes (or "unmatched"), the request id a UUID or a
+// proxy's id that request-id.ts admitted ([A-Za-z0-9._:@/+=-]), the client
+// one of two words.
+
+export interface AccessLine {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  client: string | null;
+}
+
+export class AccessLog {
+  readonly #stream: { write(line: string): unknown };
+  readonly #enabled: boolean;
+  readonly #time = isoTimeOncePerMs();
+  readonly #base: string;
+
+  constructor(log: Logger) {
+    this.#stream = (log as unknown as Record<symbol, { write(line: string): unknown }>)[symbols.streamSym]!;
+    this.#enabled = log.isLevelEnabled('info');
+    this.#base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+  }
+
+  write(line: AccessLine): void {
+    if (!this.#enabled) return;
+    const client = line.client === null ? 'null' : `"${line.client}"`;
+    this.#stream.write(
+      `{"level":"info"${this.#time()}${this.#base},"request_id":"${line.requestId}","method":"${line.method}","route":"${line.route}",` +
+        `"status":${line.status},"duration_ms":${Math.round(line.durationMs * 100) / 100},"client":${client},"msg":"request"}\n`,
+    );
+  }
+}
