@@ -5,14 +5,14 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config/config.js';
 import { SECRET } from './support.js';
 
-// The README promises every setting in one table. Loading the configuration
+// docs/settings.md promises every setting in one table. Loading the configuration
 // through an environment that records each name asked for, in the shapes
 // that turn on the optional parts, finds a setting someone added without a
 // row for it.
 
-/** The variable names in the first column of the README's tables (a cell may name several). */
+/** The variable names in the first column of docs/settings.md's tables (a cell may name several). */
 function documentedNames(): Set<string> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
   const names = new Set<string>();
   for (const line of readme.split('\n')) {
     const first = /^\| ([^|]+) \|/.exec(line)?.[1] ?? '';
@@ -73,14 +73,14 @@ const SHAPES: Record<string, Record<string, string>> = {
   },
 };
 
-describe('the README settings table', () => {
+describe('the settings table in docs/settings.md', () => {
   const documented = documentedNames();
   for (const [shape, env] of Object.entries(SHAPES)) {
     it(`documents every variable read for ${shape}`, () => {
       const read = namesRead(env);
       assert.ok(read.size > 20, `only ${read.size} names were read: the recording environment missed the reads`);
       const missing = [...read].filter((name) => /^[A-Z][A-Z0-9_]+$/.test(name) && !documented.has(name));
-      assert.deepEqual(missing, [], 'settings without a row in the README');
+      assert.deepEqual(missing, [], 'settings without a row in docs/settings.md');
     });
   }
 });
