@@ -55,7 +55,7 @@ function readEvents(env: Env): ReadonlySet<AuditEventType> {
   const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
   if (items.length === 0) throw new ConfigError('WEBHOOK_EVENTS: expected * or a comma-separated list of event types');
   for (const item of items) {
-    if (!(AUDIT_EVENT_TYPES as readonly string[]).includes(item)) throw new ConfigError(`WEBHOOK_EVENTS: "${item}" is not an event type; see the README's list`);
+    if (!(AUDIT_EVENT_TYPES as readonly string[]).includes(item)) throw new ConfigError(`WEBHOOK_EVENTS: "${item}" is not an event type; see docs/audit-events.md`);
   }
   return new Set(items as AuditEventType[]);
 }

@@ -114,7 +114,7 @@ describeEachDatabase('access-token security (RS256)', jwtEnv(), ({ server }) => 
   });
 });
 
-// HKDF-SHA256 of SECRET_KEY, as the README tells resource servers not to rely on: written out here to pin it.
+// HKDF-SHA256 of SECRET_KEY, as docs/app-tokens.md tells resource servers not to rely on: written out here to pin it.
 const DERIVED_HS256 = new Uint8Array(hkdfSync('sha256', TEST_SECRET, 'headless-auth', 'jwt HS256 v1', 32));
 
 describeEachDatabase('access-token security (HS256)', jwtEnv({ HEADLESS_JWT_ALGORITHM: 'HS256', HEADLESS_JWT_PRIVATE_KEY: '' }), ({ server }) => {

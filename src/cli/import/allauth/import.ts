@@ -29,7 +29,7 @@ export interface ImportOptions {
   showAppSecrets: boolean;
 }
 
-/** Imports an allauth database into the configured one; see the README's "Import from django-allauth". */
+/** Imports an allauth database into the configured one; see docs/import-allauth.md. */
 export async function importAllauth(ctx: CliContext, options: ImportOptions, progress: Progress): Promise<ImportSummary> {
   if (options.url === ctx.config.databaseUrl) throw CliError.of('source_error', 'the source is the configured DATABASE_URL itself', 'url');
   const source = await asCliError(() => openAllauthSource(options.url, options.userTable));
