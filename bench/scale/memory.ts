@@ -8,7 +8,8 @@ import { sessionKeyDigest } from '../../src/security/secrets.js';
 import { PASSWORD } from './databases.js';
 import { sessionKeyOf } from './keys.js';
 import { useSessions } from './loads.js';
-import { rssMiB, startScaleServer } from './server.js';
+import { rssMiB } from '../processes.js';
+import { startScaleServer } from './server.js';
 
 // The server's footprint: resident memory once started and idle, and after
 // `sessions` distinct sessions were each used once (a touch apiece).

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { freePort } from '../processes.js';
 
 // The server as deployed: the production entry point (compiled JavaScript
 // when built, else the TypeScript through tsx), configured by environment.
@@ -18,14 +17,6 @@ export const serverCommand: string[] =
   existsSync('dist/main.js') && process.env.BENCH_SERVER !== 'tsx'
     ? (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1)
     : ['--import', 'tsx', 'src/main.ts'];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export async function startScaleServer(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ScaleServer> {
   const port = await freePort();
@@ -72,9 +63,4 @@ export async function startScaleServer(name: string, databaseUrl: string, env: R
         child.kill('SIGTERM');
       }),
   };
-}
-
-/** Resident set size of a process, MiB. */
-export function rssMiB(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
