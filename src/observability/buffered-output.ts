@@ -73,7 +73,12 @@ export class BufferedOutput {
     });
   }
 
-  /** Writes whatever is buffered, now, blocking: for the process's last moment. */
+  /**
+   * Writes whatever is buffered, now, blocking: for the process's last
+   * moment. A batch already handed to the thread pool is not written again:
+   * the pool runs it as soon as a thread is free, microseconds after it was
+   * queued, so only an exit within that instant can lose it.
+   */
   flushSync(): void {
     const pending = [this.#filling.subarray(0, this.#used), ...this.#overflow];
     this.#used = 0;
