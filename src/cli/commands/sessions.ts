@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
-import { endSessions, sessionJson, sessionsText } from '../sessions/manage.js';
+import { sessionJson, sessionsText } from '../sessions/manage.js';
+import { revokeSessions } from '../../flows/admin/sessions.js';
 import { listUserSessions } from '../../store/sessions.js';
-import { cliSource, recordEvent } from '../../flows/audit.js';
+import { cliSource } from '../../flows/audit.js';
 
 export function registerSessionCommands(program: Command): void {
   const sessions = program.command('sessions').description("list and revoke users' sessions");
@@ -33,11 +34,9 @@ export function registerSessionCommands(program: Command): void {
         if (!opts.all && ids.length === 0) throw CliError.of('required', 'name the sessions to end, or pass --all', 'ids');
         const user = await resolveUser(ctx.db, ref);
         const which = opts.all ? 'all' : ids.map(sessionId);
-        const ended = await ctx.db.transaction().execute(async (tx) => {
-          const count = await endSessions(tx, user.id, which, ctx.now());
-          await recordEvent(ctx, tx, cliSource(ctx.now()), 'session.revoked', { userId: user.id, detail: { sessions: count } });
-          return count;
-        });
+        const result = await revokeSessions(ctx, cliSource(ctx.now()), user.id, which);
+        if (!result.ok) throw CliError.of('not_found', `the user has no live session ${result.id}`, 'session');
+        const ended = result.ended;
         return { json: { user_id: user.id, sessions_ended: ended }, text: `${ended} session(s) of user ${user.id} ended` };
       }),
     );
