@@ -1,10 +1,10 @@
 import type { CliContext } from '../context.js';
 import { AUTHENTICATOR_TYPES, type Authenticator, type AuthenticatorType } from '../../domain/authenticator.js';
-import { deleteAuthenticators, deleteDanglingRecoveryCodes, listAuthenticators } from '../../store/mfa-authenticators.js';
 import { isUsed } from '../../security/recovery-codes.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
-import { cliSource, recordEvent } from '../../flows/audit.js';
+import { cliSource } from '../../flows/audit.js';
+import * as admin from '../../flows/admin/authenticators.js';
 
 // A user's second factors as an administrator sees them: what they are and
 // when they were used, never a secret (no TOTP secret, seed or code).
@@ -70,21 +70,7 @@ export function selectAuthenticators(authenticators: Authenticator[], which: str
   return [...chosen.values()];
 }
 
-/**
- * Deletes the chosen authenticators in one transaction and, as the API does
- * when a second factor is removed, the recovery codes once no TOTP or
- * WebAuthn authenticator is left. Each one that went is an event of its own.
- * Answers every authenticator that went.
- */
-export async function removeAuthenticators(ctx: CliContext, userId: number, chosen: Authenticator[]): Promise<Authenticator[]> {
-  return ctx.db.transaction().execute(async (tx) => {
-    const before = await listAuthenticators(tx, userId);
-    await deleteAuthenticators(tx, userId, chosen.map((a) => a.id));
-    await deleteDanglingRecoveryCodes(tx, userId);
-    const left = new Set((await listAuthenticators(tx, userId)).map((a) => a.id));
-    const gone = before.filter((a) => !left.has(a.id));
-    const source = cliSource(ctx.now());
-    for (const a of gone) await recordEvent(ctx, tx, source, 'authenticator.removed', { userId, detail: { authenticator: a.type, authenticator_id: a.id } });
-    return gone;
-  });
+/** `authenticators delete` over flows/admin/authenticators.ts: every authenticator that went. */
+export function removeAuthenticators(ctx: CliContext, userId: number, chosen: Authenticator[]): Promise<Authenticator[]> {
+  return admin.removeAuthenticators(ctx, cliSource(ctx.now()), userId, chosen);
 }
