@@ -194,7 +194,9 @@ describeUnlessSkipped('regression: the service survives losing PostgreSQL and Re
     assert.ok(took < 10_000, `logging in again ${took} ms after Redis came back`);
   });
 
-  it('wrote nothing but JSON lines through all of it, and logged the losses', () => {
+  it('wrote nothing but JSON lines through all of it, and logged the losses', { timeout: 10_000 }, async () => {
+    // Log lines reach stdout in batches (at the latest 100 ms after they were logged): wait for the last one.
+    await server.waitForOutput((output) => output.includes('"msg":"Redis connection restored"'));
     const lines = server.output().split('\n').filter(Boolean);
     for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line}`);
     const messages = lines.map((line) => JSON.parse(line) as { msg: string; level: string });

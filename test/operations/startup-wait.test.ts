@@ -110,7 +110,7 @@ describeUnlessSkipped('regression: start-up waits for PostgreSQL and Redis, then
     }
   });
 
-  it('a database that comes up after the service: the start waits for it and then serves', async () => {
+  it('a database that comes up after the service: the start waits for it and then serves', { timeout: 60_000 }, async () => {
     proxy.refuse();
     const refused = proxy.nextRefusal();
     const starting = startServerProcess({ DATABASE_URL: proxiedUrl(), SECRET_KEY: TEST_SECRET, DEPENDENCY_WAIT_SECONDS: '120' });
@@ -121,7 +121,8 @@ describeUnlessSkipped('regression: start-up waits for PostgreSQL and Redis, then
     try {
       const ready = await fetch(`${server.baseUrl}/readyz`);
       assert.equal(ready.status, 200);
-      assert.ok(server.output().includes('DATABASE_URL is not reachable yet'));
+      // Log lines reach stdout in batches (at the latest 100 ms after they were logged).
+      await server.waitForOutput((output) => output.includes('DATABASE_URL is not reachable yet'));
       assert.ok(!server.output().includes('never-print-this-pw'));
     } finally {
       await server.stop();
