@@ -1,18 +1,15 @@
 import type { Deps, RequestContext } from './context.js';
-import type { AuthMethod, LoginStart, PendingFlow, Session } from '../domain/session.js';
-import type { User } from '../domain/user.js';
+import type { AuthMethod, PendingFlow, Session } from '../domain/session.js';
 import type { AuthState } from './outcome.js';
 import { randomKey, sessionKeyDigest } from '../security/secrets.js';
 import { deleteSession, insertSession, updateSessionState } from '../store/sessions.js';
-import { recordLogin } from '../store/users.js';
 import type { Conn } from '../store/db.js';
 import type { Config } from '../config/config.js';
-import { loginStage } from './mfa/login-stage.js';
 import { inTransaction } from '../store/all-or-nothing.js';
-import { loginDetail, methodOf, recordEvent } from './audit.js';
+import { methodOf, recordEvent } from './audit.js';
 
-// Session transitions shared by the flows. A login always issues a fresh key
-// (session fixation), keeping the row so the session keeps its id.
+// Session transitions shared by the flows; the writes that end a login are
+// login/session-write.ts.
 
 export const nowSeconds = (ms: number): number => ms / 1000;
 
@@ -56,70 +53,6 @@ export async function startPendingFlow(deps: Deps, ctx: RequestContext, flow: Pe
     ip: ctx.ip,
     userAgent: ctx.userAgent,
   });
-  return { session, user: null, newSessionKey: key };
-}
-
-/**
- * Logs `user` in on this request's session with a new key: the one place
- * every first factor ends (password, code, verification, reset, social,
- * passkey). When MFA asks for another stage (the second factor, or the
- * passkey of a passkey signup) the session instead holds that stage as its
- * pending flow and stays anonymous: no caller can skip it. With `expectFlow`
- * the write only happens if the session still holds that pending flow, so a
- * flow cannot be completed twice; null is returned when it lost that race.
- */
-export async function logIn(
-  deps: Deps,
-  ctx: RequestContext,
-  user: User,
-  start: LoginStart,
-  opts: { conn?: Conn; expectFlow?: PendingFlow; pendingFlow?: PendingFlow } = {},
-): Promise<AuthState | null> {
-  const conn = opts.conn ?? deps.db;
-  const methods = 'signup' in start ? [] : [start];
-  const stage = await loginStage(deps, ctx, conn, user, methods, 'signup' in start && start.signup === 'passkey');
-  if (stage) return writeSession(deps, ctx, conn, { userId: null, methods: [], flow: stage }, opts.expectFlow);
-  return finishLogin(deps, ctx, user, methods, { conn, expectFlow: opts.expectFlow, flow: opts.pendingFlow });
-}
-
-/**
- * Makes the session authenticated as `user` with `methods`, under a new key.
- * Only the login stages call this directly, once passed; every first factor
- * goes through logIn.
- */
-export async function finishLogin(
-  deps: Deps,
-  ctx: RequestContext,
-  user: User,
-  methods: AuthMethod[],
-  opts: { conn?: Conn; expectFlow?: PendingFlow; flow?: PendingFlow } = {},
-): Promise<AuthState | null> {
-  return inTransaction(opts.conn ?? deps.db, async (tx) => {
-    const state = await writeSession(deps, ctx, tx, { userId: user.id, methods, flow: opts.flow ?? null }, opts.expectFlow);
-    if (!state) return null;
-    await recordLogin(tx, user.id, ctx.now);
-    await recordEvent(deps, tx, ctx, 'login.succeeded', { userId: user.id, detail: loginDetail(methods) });
-    return { ...state, user };
-  });
-}
-
-/** Writes the session's state with a new key (creating the session if there is none). */
-async function writeSession(
-  deps: Deps,
-  ctx: RequestContext,
-  conn: Conn,
-  values: { userId: number | null; methods: AuthMethod[]; flow: PendingFlow | null },
-  expectFlow: PendingFlow | undefined,
-): Promise<AuthState | null> {
-  const expiresAt = expiry(deps, ctx.now);
-  const key = randomKey();
-  const keyDigest = sessionKeyDigest(key);
-  if (ctx.session) {
-    const written = await updateSessionState(conn, ctx.session.id, { ...values, flowAttempts: 0, keyDigest, expiresAt }, expectFlow);
-    if (!written) return null;
-    return { session: { ...ctx.session, ...values, flowAttempts: 0, expiresAt }, user: null, newSessionKey: key };
-  }
-  const session = await insertSession(conn, { keyDigest, ...values, now: ctx.now, expiresAt, ip: ctx.ip, userAgent: ctx.userAgent });
   return { session, user: null, newSessionKey: key };
 }
 

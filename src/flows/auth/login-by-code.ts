@@ -1,9 +1,8 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { CodeRecipient, LoginByCodeFlow, Session } from '../../domain/session.js';
+import type { AuthMethod, CodeRecipient, LoginByCodeFlow, Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { conflict, invalid, mailUnavailable, smsUnavailable, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail } from '../validate.js';
-import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
 import { findEmailAddress, markEmailVerified } from '../../store/email-addresses.js';
 import { findUserById } from '../../store/users.js';
 import { replaceFlow } from '../../store/sessions.js';
@@ -11,7 +10,9 @@ import { sendLoginCode, sendUnknownAccount } from '../../messaging/notices.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { sendLoginCodeSms } from '../../messaging/sms/notices.js';
 import { markPhoneVerified } from '../../store/phones.js';
-import { dropFlow, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { dropFlow, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
+import { sendCode, type CodeDelivery } from '../pending-code.js';
 import { addressOwner } from '../email/address-owner.js';
 import { recordEvent, recordFailure } from '../audit.js';
 
@@ -23,14 +24,15 @@ function undelivered(recipient: CodeRecipient): Outcome {
   return 'email' in recipient ? mailUnavailable : smsUnavailable;
 }
 
-/** Sends the code, or for a recipient with no account (code null) a notice saying so. */
-async function deliver(deps: Deps, recipient: CodeRecipient, code: string | null): Promise<void> {
+/** The code's delivery to `recipient`; one with no account (`known` false) gets a notice by mail, nothing by SMS. */
+function delivery(deps: Deps, recipient: CodeRecipient, known: boolean): CodeDelivery {
+  const ttlSeconds = deps.config.account.loginByCode.timeout;
+  const what = 'login code delivery';
   if ('email' in recipient) {
-    await (code === null ? sendUnknownAccount(deps, recipient.email) : sendLoginCode(deps, recipient.email, code));
-    return;
+    return { known, ttlSeconds, what, send: (code) => sendLoginCode(deps, recipient.email, code), decoy: () => sendUnknownAccount(deps, recipient.email) };
   }
   // A number with no account is texted nothing: an SMS to any number anyone types would make this an SMS cannon.
-  if (code !== null) await sendLoginCodeSms(deps, recipient.phone, code);
+  return { known, ttlSeconds, what, send: (code) => sendLoginCodeSms(deps, recipient.phone, code) };
 }
 
 /**
@@ -38,21 +40,9 @@ async function deliver(deps: Deps, recipient: CodeRecipient, code: string | null
  * message and answer the same, so the answer reveals no account.
  */
 export async function beginLoginByCode(deps: Deps, ctx: RequestContext, recipient: CodeRecipient, user: User | null): Promise<Outcome> {
-  const code = randomCode();
-  const flow: LoginByCodeFlow = {
-    id: 'login_by_code',
-    userId: user?.id ?? null,
-    recipient,
-    codeHash: hashSecret(user ? code : randomKey()),
-    expiresAt: ctx.now + deps.config.account.loginByCode.timeout * 1000,
-    resends: 0,
-  };
-  try {
-    await deliver(deps, recipient, user ? code : null);
-  } catch (error) {
-    deps.log.error({ err: error }, 'login code delivery failed');
-    return undelivered(recipient);
-  }
+  const issued = await sendCode(deps, ctx.now, delivery(deps, recipient, user !== null));
+  if (!issued) return undelivered(recipient);
+  const flow: LoginByCodeFlow = { id: 'login_by_code', userId: user?.id ?? null, recipient, ...issued, resends: 0 };
   return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
 }
 
@@ -98,8 +88,9 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
     return conflict;
   }
   return deps.db.transaction().execute(async (tx): Promise<Outcome> => {
-    const state = await logIn(deps, ctx, user, { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient }, { conn: tx, expectFlow: flow });
-    if (!state) return conflict;
+    const method: AuthMethod = { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient };
+    const outcome = await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'proof' }), { conn: tx, expectFlow: flow });
+    if (outcome?.kind !== 'auth') return outcome ?? conflict;
     // The code reached the address or number, which proves it belongs to the user.
     if ('email' in flow.recipient) {
       const address = await findEmailAddress(tx, flow.recipient.email);
@@ -109,7 +100,7 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
     } else if ((await markPhoneVerified(tx, user.id, flow.recipient.phone)) === 'newly') {
       await recordEvent(deps, tx, ctx, 'phone.verified', { userId: user.id, detail: { phone: flow.recipient.phone, method: 'code' } });
     }
-    return { kind: 'auth', ...state };
+    return outcome;
   });
 }
 
@@ -131,21 +122,9 @@ export async function resendLoginCode(deps: Deps, ctx: RequestContext): Promise<
   const limit = await deps.limiter.consume('request_login_code', { ip: ctx.ip, key });
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
 
-  const code = randomCode();
-  const next: LoginByCodeFlow = {
-    ...flow,
-    codeHash: hashSecret(flow.userId === null ? randomKey() : code),
-    expiresAt: ctx.now + settings.timeout * 1000,
-    resends: flow.resends + 1,
-  };
-  if (!(await replaceFlow(deps.db, session.id, next, flow))) return conflict;
   // As in the reference, an unknown recipient gets no second notice.
-  if (flow.userId === null) return { kind: 'ok' };
-  try {
-    await deliver(deps, flow.recipient, code);
-  } catch (error) {
-    deps.log.error({ err: error }, 'login code delivery failed');
-    return undelivered(flow.recipient);
-  }
+  const issued = await sendCode(deps, ctx.now, { ...delivery(deps, flow.recipient, flow.userId !== null), decoy: undefined });
+  if (!issued) return undelivered(flow.recipient);
+  if (!(await replaceFlow(deps.db, session.id, { ...flow, ...issued, resends: flow.resends + 1 }, flow))) return conflict;
   return { kind: 'ok' };
 }

@@ -1,16 +1,13 @@
 import type { Deps, RequestContext } from '../context.js';
 import type { AuthMethod } from '../../domain/session.js';
-import type { User } from '../../domain/user.js';
 import { conflict, invalid, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail } from '../validate.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
 import { findUserByEmail, findUserByUsername, setPasswordHash } from '../../store/users.js';
-import { findEmailAddress } from '../../store/email-addresses.js';
-import { beginVerification } from '../email/email-verification.js';
-import { logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { nowSeconds } from '../session-ops.js';
+import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
 import { findUserByPhone } from '../../store/phones.js';
 import { parsePhone } from '../phone/phone-number.js';
-import { phoneStage } from '../phone/phone-verification.js';
 import { recordFailure } from '../audit.js';
 
 export interface LoginInput {
@@ -83,29 +80,5 @@ export async function login(deps: Deps, ctx: RequestContext, input: LoginInput):
       : id.by === 'phone'
         ? { method: 'password', at, phone: id.value }
         : { method: 'password', at, username: user.username ?? id.value };
-  return completeLogin(deps, ctx, user, method, id.by === 'email' ? id.value : user.email);
-}
-
-/**
- * Logs in after a first factor (a password, a passkey), unless mandatory
- * verification holds the login until the address (or phone number) is verified.
- */
-export async function completeLogin(deps: Deps, ctx: RequestContext, user: User, method: AuthMethod, email: string | null): Promise<Outcome> {
-  if (deps.config.account.emailVerification === 'mandatory' && email) {
-    const address = await findEmailAddress(deps.db, email);
-    if (address && address.userId === user.id && !address.verified) {
-      // Logging in again while this session still waits for a live code keeps
-      // that code (and its spent attempts): a fresh one could not be mailed
-      // within the cooldown, and a reset count would buy more guesses.
-      const pending = ctx.session?.flow;
-      if (pending?.id === 'verify_email' && pending.userId === user.id && pending.codeHash !== null && (pending.codeExpiresAt ?? 0) > ctx.now) {
-        return { kind: 'auth', session: ctx.session, user: null };
-      }
-      const flow = await beginVerification(deps, ctx, { userId: user.id, emailAddressId: address.id, email: address.email }, method);
-      return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
-    }
-  }
-  const phonePending = await phoneStage(deps, ctx, user, method);
-  if (phonePending) return phonePending;
-  return { kind: 'auth', ...(await logIn(deps, ctx, user, method))! };
+  return (await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'credentials', email: id.by === 'email' ? id.value : user.email })))!;
 }

@@ -7,11 +7,12 @@ import { createUser, deleteUser, findUserById, insertUser, usernameExists } from
 import { findPhoneNumber, insertPhone, isUniqueViolation } from '../../store/phones.js';
 import { sendPhoneTakenSms } from '../../messaging/sms/notices.js';
 import { parsePhone } from '../phone/phone-number.js';
-import { beginPhoneVerification, phoneStage } from '../phone/phone-verification.js';
+import { beginPhoneVerification } from '../phone/verification-sms.js';
 import { findEmailAddress } from '../../store/email-addresses.js';
 import { sendAccountAlreadyExists, sendEmailVerification } from '../../messaging/notices.js';
-import { beginVerification, decoyVerification, prepareVerification } from '../email/email-verification.js';
-import { dropFlow, logIn, startPendingFlow } from '../session-ops.js';
+import { decoyVerification, prepareVerification } from '../email/verification-message.js';
+import { dropFlow, startPendingFlow } from '../session-ops.js';
+import { advanceLogin, type Login } from '../login/pipeline.js';
 import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
 import { recordEvent } from '../audit.js';
@@ -108,31 +109,18 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   }
   const user = (await findUserById(deps.db, created.userId))!;
 
-  let emailFlow: VerifyEmailFlow | null = null;
-  if (input.email && created.emailAddressId !== null && account.emailVerification !== 'none') {
-    const target = { userId: user.id, emailAddressId: created.emailAddressId, email: input.email };
-    try {
-      emailFlow = await beginVerification(deps, ctx, target, account.emailVerification === 'mandatory' ? start : null);
-    } catch (error) {
-      // No mail, no account: the visitor can simply sign up again.
-      await undoSignup(deps, ctx, user.id, 'mail_unavailable');
-      deps.log.error({ err: error }, 'verification mail failed; signup rolled back');
-      return mailUnavailable;
-    }
-    if (account.emailVerification === 'mandatory') {
-      return { kind: 'auth', ...(await startPendingFlow(deps, ctx, emailFlow)) };
-    }
-  }
-  // The reference's stage order: the email address first, then the phone number.
-  const phonePending = input.phone ? await phoneStage(deps, ctx, user, start) : null;
-  if (phonePending) {
-    // No SMS (or rate-limited), no account: as with mail, signing up again works.
-    if (phonePending.kind !== 'auth') await undoSignup(deps, ctx, user.id, phonePending.kind === 'unavailable' ? 'sms_unavailable' : 'rate_limited');
-    return phonePending;
-  }
-  // Optional verification by code: logged in, with the code still pending.
-  if (emailFlow?.codeHash) return { kind: 'auth', ...(await logIn(deps, ctx, user, start, { pendingFlow: emailFlow }))! };
-  return { kind: 'auth', ...(await logIn(deps, ctx, user, start))! };
+  const address = input.email && created.emailAddressId !== null ? { emailAddressId: created.emailAddressId, email: input.email } : null;
+  const login: Login = { user, methods: [], signup: passkey ? 'passkey' : 'password', entry: { via: 'signup', address, phone: input.phone !== undefined } };
+  const outcome = (await advanceLogin(deps, ctx, login))!;
+  // No mail or SMS (or rate-limited), no account: signing up again works.
+  if (outcome.kind === 'unavailable' || outcome.kind === 'rate_limited') await undoSignup(deps, ctx, user.id, undoReason(outcome));
+  return outcome;
+}
+
+/** Why a signup whose login could not go on is taken back. */
+export function undoReason(outcome: Outcome): AuditFailureReason {
+  if (outcome.kind !== 'unavailable') return 'rate_limited';
+  return outcome.errors[0]?.code === 'mail_unavailable' ? 'mail_unavailable' : 'sms_unavailable';
 }
 
 function signupDetail(input: SignupInput, passkey: boolean) {

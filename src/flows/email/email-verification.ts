@@ -1,92 +1,19 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { LoginStart, Session, VerifyEmailFlow } from '../../domain/session.js';
+import type { Session, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, invalid, type AuthState, type Outcome } from '../outcome.js';
-import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { hashSecret } from '../../security/secrets.js';
 import { findUsableKey, spendKey } from '../../store/one-time-keys.js';
-import { issueOneTimeKey } from '../one-time-key.js';
 import { findEmailAddressById, markEmailVerified } from '../../store/email-addresses.js';
 import { findUserById } from '../../store/users.js';
 import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { checkFlowCode } from '../code-attempt.js';
-import { sendEmailVerification } from '../../messaging/notices.js';
-import { logIn } from '../session-ops.js';
+import { passVerification } from '../login/pipeline.js';
 import { settleVerifiedAddress } from './verified-address.js';
-import type { Conn } from '../../store/db.js';
 import { recordEvent, recordFailure } from '../audit.js';
+import { sendVerification } from './verification-message.js';
 
-// Email verification by link (a one-time key in the database) or by code
-// (a code hash in the session's pending flow), as ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED says.
-
-export interface VerificationTarget {
-  userId: number;
-  emailAddressId: number;
-  email: string;
-}
-
-/** Sends a verification link or code and returns the pending flow to store. */
-export async function beginVerification(deps: Deps, ctx: RequestContext, target: VerificationTarget, login: LoginStart | null): Promise<VerifyEmailFlow> {
-  const flow: VerifyEmailFlow = { id: 'verify_email', ...target, codeHash: null, codeExpiresAt: null, login };
-  // The reference's cooldown: a repeated login with an unverified address
-  // does not mail again within ACCOUNT_EMAIL_CONFIRMATION_COOLDOWN.
-  const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: target.email });
-  return sendVerification(deps, ctx, flow, allowed.ok);
-}
-
-export async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
-  const prepared = await prepareVerification(deps, ctx, flow, send);
-  if (prepared.secret) await sendEmailVerification(deps, flow.email, prepared.secret);
-  return prepared.flow;
-}
-
-/**
- * A verification ready to mail: the flow to store (with the code's hash when
- * by code) and the secret the mail carries, null when no mail is to go out.
- * A link's key is stored on `conn`, so it can commit with the account.
- */
-export async function prepareVerification(
-  deps: Deps,
-  ctx: RequestContext,
-  flow: VerifyEmailFlow,
-  send: boolean,
-  conn: Conn = deps.db,
-): Promise<{ flow: VerifyEmailFlow; secret: { key: string } | { code: string } | null }> {
-  const { account } = deps.config;
-  if (account.emailVerificationByCode) {
-    const code = randomCode();
-    return { flow: { ...flow, codeHash: hashSecret(code), codeExpiresAt: ctx.now + account.emailVerificationByCodeTimeout * 1000 }, secret: send ? { code } : null };
-  }
-  if (!send || flow.userId === null || flow.emailAddressId === null) return { flow, secret: null };
-  const key = await issueOneTimeKey(
-    deps,
-    {
-      purpose: 'email_verification',
-      userId: flow.userId,
-      emailAddressId: flow.emailAddressId,
-      email: flow.email,
-      now: ctx.now,
-      expiresAt: ctx.now + account.emailConfirmationExpireDays * 86400_000,
-    },
-    conn,
-  );
-  return { flow, secret: { key } };
-}
-
-/**
- * A stand-in flow for a signup whose address belongs to someone else: it
- * answers exactly like a real one, and no code or key can ever complete it.
- */
-export function decoyVerification(deps: Deps, ctx: RequestContext, email: string): VerifyEmailFlow {
-  const byCode = deps.config.account.emailVerificationByCode;
-  return {
-    id: 'verify_email',
-    userId: null,
-    emailAddressId: null,
-    email,
-    codeHash: byCode ? hashSecret(randomKey()) : null,
-    codeExpiresAt: byCode ? ctx.now + deps.config.account.emailVerificationByCodeTimeout * 1000 : null,
-    login: null,
-  };
-}
+// Verifying an address by its link or code (sent by verification-message.ts),
+// and completing the login that waited for it.
 
 function pendingVerification(session: Session | null): VerifyEmailFlow | null {
   return session?.flow?.id === 'verify_email' ? session.flow : null;
@@ -155,8 +82,7 @@ async function completeVerification(deps: Deps, ctx: RequestContext, emailAddres
       return invalid({ code: 'account_inactive' });
     }
     if (flow.login && user && deps.config.account.loginOnEmailConfirmation) {
-      const state = await logIn(deps, ctx, user, flow.login, { conn: tx, expectFlow: flow });
-      return state ? { kind: 'auth', ...state } : conflict;
+      return (await passVerification(deps, ctx, tx, flow, user)) ?? conflict;
     }
     // Verified outside a login (or logins on confirmation are off): clear the flow only.
     const cleared = await updateSessionState(tx, ctx.session.id, { userId: ctx.session.userId, methods: ctx.session.methods, flow: null, flowAttempts: 0 }, flow);

@@ -14,7 +14,7 @@ import {
 } from '../../store/email-addresses.js';
 import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { sendAccountAlreadyExists } from '../../messaging/notices.js';
-import { sendVerification } from './email-verification.js';
+import { sendVerification } from './verification-message.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { sendNotice } from '../notice.js';
 import { mfaBlocksNewAddress } from '../mfa/authenticators.js';

@@ -1,9 +1,9 @@
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, stageNotPending, type Outcome } from '../outcome.js';
-import { addMethod, finishLogin, nowSeconds } from '../session-ops.js';
+import { addMethod, nowSeconds } from '../session-ops.js';
 import { allOrNothing } from '../../store/all-or-nothing.js';
 import { matchCode, spendCode, spendMatch, underFailedLoginLimit, type Limited } from './code-check.js';
-import { isStage, passSecondFactor, pendingStage } from './login-stages.js';
+import { isPending, passStage, pendingStage } from '../login/pipeline.js';
 import { trustCookieValue } from './trust.js';
 import { recordFailure } from '../audit.js';
 
@@ -23,20 +23,20 @@ function refused(result: Limited<unknown> & { ok: false }): Outcome {
  */
 export async function authenticateWithCode(deps: Deps, ctx: RequestContext, code: string): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_authenticate');
-  if (!isStage(stage)) return stage;
+  if (!isPending(stage)) return stage;
   const result = await underFailedLoginLimit(deps, ctx, stage.user.id, async () => {
     const match = await matchCode(deps, deps.db, stage.user.id, code, ctx.now);
     if (!match) return null;
     const { id, type } = match.authenticator;
     return allOrNothing(deps.db, async (tx) =>
-      (await spendMatch(deps, tx, match, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id, type }) : null,
+      (await spendMatch(deps, tx, match, ctx.now)) ? passStage(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id, type }) : null,
     );
   });
   if (!result.ok) {
     await recordFailure(deps, ctx, 'login.failed', stage.user.id, result.locked ? 'rate_limited' : 'invalid_code', { method: 'mfa' });
     return refused(result);
   }
-  return { kind: 'auth', ...result.value };
+  return result.value;
 }
 
 /** Proves the user again with a code; the method is recorded (without `reauthenticated`, as the reference records it). */
@@ -55,9 +55,9 @@ export async function reauthenticateWithCode(deps: Deps, ctx: RequestContext, co
 /** Completes the pending mfa_trust stage; `trust` sets the cookie that skips the second factor on this browser. */
 export async function answerTrust(deps: Deps, ctx: RequestContext, trust: boolean): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_trust');
-  if (!isStage(stage)) return stage;
-  const state = await finishLogin(deps, ctx, stage.user, stage.flow.methods, { expectFlow: stage.flow });
-  if (!state) return stageNotPending;
-  if (!trust) return { kind: 'auth', ...state };
-  return { kind: 'auth', ...state, trustBrowser: await trustCookieValue(deps, ctx, deps.db, stage.user) };
+  if (!isPending(stage)) return stage;
+  const passed = await passStage(deps, ctx, deps.db, stage);
+  if (!passed) return stageNotPending;
+  if (!trust || passed.kind !== 'auth') return passed;
+  return { ...passed, trustBrowser: await trustCookieValue(deps, ctx, deps.db, stage.user) };
 }

@@ -1,5 +1,5 @@
 import type { Deps, RequestContext } from '../context.js';
-import type { PasswordResetByCodeFlow, Session } from '../../domain/session.js';
+import type { AuthMethod, PasswordResetByCodeFlow, Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { conflict, invalid, type AuthState, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors } from '../validate.js';
@@ -14,7 +14,8 @@ import { deleteUserSessions, updateSessionState } from '../../store/sessions.js'
 import type { Conn } from '../../store/db.js';
 import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
 import { checkFlowCode } from '../code-attempt.js';
-import { cycleKey, logIn, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { cycleKey, nowSeconds, startPendingFlow } from '../session-ops.js';
+import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
 import { findPhoneOfUser, markPhoneVerified } from '../../store/phones.js';
 import { sendAfterAnswer, sendNotice } from '../notice.js';
 
@@ -164,7 +165,7 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: { ke
       await recordEvent(deps, tx, ctx, 'phone.verified', { userId: user.id, detail: { phone: proof.flow.phone, method: 'password_reset' } });
     }
     await deleteUserSessions(tx, user.id, ctx.session?.id ?? null);
-    return { kind: 'auth', ...(await sessionAfterReset(deps, tx, ctx, updated, proof)) };
+    return sessionAfterReset(deps, tx, ctx, updated, proof);
   });
   if (outcome.kind !== 'auth') return outcome;
 
@@ -189,15 +190,16 @@ async function spendProofSettingPassword(tx: Conn, ctx: RequestContext, proof: P
 }
 
 /** Logged in per ACCOUNT_LOGIN_ON_PASSWORD_RESET; otherwise the session stays as it was, minus the flow. */
-async function sessionAfterReset(deps: Deps, tx: Conn, ctx: RequestContext, user: User, proof: Proof): Promise<AuthState> {
+async function sessionAfterReset(deps: Deps, tx: Conn, ctx: RequestContext, user: User, proof: Proof): Promise<Outcome> {
   if (deps.config.account.passwordReset.loginOnReset) {
     const { email } = proof;
-    return (await logIn(deps, ctx, user, { method: 'password_reset', at: nowSeconds(ctx.now), ...(email ? { email } : {}) }, { conn: tx }))!;
+    const method: AuthMethod = { method: 'password_reset', at: nowSeconds(ctx.now), ...(email ? { email } : {}) };
+    return (await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'proof' }), { conn: tx }))!;
   }
   const session = ctx.session && proof.by === 'code' ? { ...ctx.session, flow: null, flowAttempts: 0 } : ctx.session;
   // The user's own session survives the reset with a new key, as after a password change.
-  if (session && ctx.user?.id === user.id) return { session, user, newSessionKey: await cycleKey(deps, tx, session) };
-  return { session, user: ctx.user };
+  if (session && ctx.user?.id === user.id) return { kind: 'auth', session, user, newSessionKey: await cycleKey(deps, tx, session) };
+  return { kind: 'auth', session, user: ctx.user };
 }
 
 /** A successful reset lifts the failed-login lockout on every identifier of the account. */

@@ -2,12 +2,12 @@ import type { Deps, RequestContext } from '../context.js';
 import type { PasswordResetByCodeFlow } from '../../domain/session.js';
 import { smsUnavailable, conflict, invalid, type Outcome } from '../outcome.js';
 import { parsePhone } from './phone-number.js';
-import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
+import { sendCode } from '../pending-code.js';
 import { findUserByPhone } from '../../store/phones.js';
 import { sendPasswordResetCodeSms } from '../../messaging/sms/notices.js';
 import { beginLoginByCode } from '../auth/login-by-code.js';
 import { holdFlow } from '../password/password-reset.js';
-import { phoneEnabled } from './phone-verification.js';
+import { phoneEnabled } from './verification-sms.js';
 
 // Login by code and password reset by code through SMS, for the accounts a
 // number identifies: the same flows as by email, with the phone as channel.
@@ -49,22 +49,14 @@ export async function requestPasswordResetByPhone(deps: Deps, ctx: RequestContex
   const user = owner?.isActive ? owner : null;
   if (!user && !account.preventEnumeration) return invalid({ code: 'unknown_phone', param: 'phone' });
 
-  const code = randomCode();
-  const flow: PasswordResetByCodeFlow = {
-    id: 'password_reset_by_code',
-    userId: user?.id ?? null,
-    email: null,
-    phone,
-    codeHash: hashSecret(user ? code : randomKey()),
-    expiresAt: ctx.now + account.passwordReset.byCodeTimeout * 1000,
-  };
-  if (user) {
-    try {
-      await sendPasswordResetCodeSms(deps, phone, code);
-    } catch (error) {
-      deps.log.error({ err: error }, 'password reset SMS failed');
-      return smsUnavailable;
-    }
-  }
+  // No account, no SMS: the flow only looks the same.
+  const issued = await sendCode(deps, ctx.now, {
+    known: user !== null,
+    send: (code) => sendPasswordResetCodeSms(deps, phone, code),
+    ttlSeconds: account.passwordReset.byCodeTimeout,
+    what: 'password reset SMS',
+  });
+  if (!issued) return smsUnavailable;
+  const flow: PasswordResetByCodeFlow = { id: 'password_reset_by_code', userId: user?.id ?? null, email: null, phone, ...issued };
   return { kind: 'auth', ...(await holdFlow(deps, ctx, flow)) };
 }

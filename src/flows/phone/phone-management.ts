@@ -3,7 +3,7 @@ import { conflict, invalid, notAuthenticated, type Outcome } from '../outcome.js
 import { parsePhone } from './phone-number.js';
 import { findPhoneNumber, findPhoneOfUser } from '../../store/phones.js';
 import { updateSessionState } from '../../store/sessions.js';
-import { beginPhoneVerification } from './phone-verification.js';
+import { beginPhoneVerification } from './verification-sms.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 
 /** GET /account/phone: the account's number as a list of at most one record. */

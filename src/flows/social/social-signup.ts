@@ -10,7 +10,7 @@ import { insertSocialAccount } from '../../store/social-accounts.js';
 import { updateSessionState } from '../../store/sessions.js';
 import type { Tx } from '../../store/db.js';
 import { startPendingFlow } from '../session-ops.js';
-import { answerForTakenEmail, undoSignup } from '../auth/signup.js';
+import { answerForTakenEmail, undoReason, undoSignup } from '../auth/signup.js';
 import { recordEvent } from '../audit.js';
 import { emailError, normalizeEmail, usernameError } from '../validate.js';
 import { openPendingTokens, sealPendingTokens, storeProviderTokens } from './provider-tokens.js';
@@ -95,8 +95,8 @@ async function createAndAuthenticate(deps: Deps, ctx: RequestContext, login: Soc
   if (!user) return invalid({ code: 'username_taken', param: 'username' });
   const after = claim && ctx.session ? { ...ctx, session: { ...ctx.session, flow: null } } : ctx;
   const outcome = await socialAuthenticate(deps, after, user, socialMethod(ctx, app.id, identity.uid), { signup: true });
-  // No verification mail, no account: signing in again starts over.
-  if (outcome.kind === 'unavailable') await undoSignup(deps, ctx, user.id, 'mail_unavailable');
+  // No verification mail or SMS, no account: signing in again starts over.
+  if (outcome.kind === 'unavailable' || outcome.kind === 'rate_limited') await undoSignup(deps, ctx, user.id, undoReason(outcome));
   return outcome;
 }
 

@@ -5,7 +5,7 @@ import { allOrNothing } from '../../../store/all-or-nothing.js';
 import { listAuthenticators } from '../../../store/mfa-authenticators.js';
 import { addMethod, nowSeconds } from '../../session-ops.js';
 import { underFailedLoginLimit } from '../code-check.js';
-import { isStage, passSecondFactor, pendingStage } from '../login-stages.js';
+import { isPending, passStage, pendingStage } from '../../login/pipeline.js';
 import { heldChallenge, holdChallenge, request } from './ceremony.js';
 import { requestOptions } from './relying-party.js';
 import { recordKeyUse, useKey, verifyKeyUse } from './assertion.js';
@@ -25,7 +25,7 @@ function refused(locked: boolean): Outcome {
 
 export async function beginSecondFactor(deps: Deps, ctx: RequestContext): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_authenticate');
-  if (!isStage(stage)) return stage;
+  if (!isPending(stage)) return stage;
   const { options, challengeHash } = await requestOptions(deps, await keysOf(deps, stage.user.id), 'preferred');
   await holdChallenge(deps, ctx, stage.session, 'webauthn_authenticate', challengeHash, stage.user.id);
   return { kind: 'webauthn_options', options: request(options) };
@@ -34,20 +34,20 @@ export async function beginSecondFactor(deps: Deps, ctx: RequestContext): Promis
 /** Completes the pending second factor with a key of its user; the use and the login commit together. */
 export async function secondFactorWithKey(deps: Deps, ctx: RequestContext, credential: Record<string, unknown>): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_authenticate');
-  if (!isStage(stage)) return stage;
+  if (!isPending(stage)) return stage;
   const challenge = await heldChallenge(deps, ctx, 'webauthn_authenticate', stage.user.id);
   const result = await underFailedLoginLimit(deps, ctx, stage.user.id, async () => {
     const use = challenge && (await verifyKeyUse(deps, challenge, credential, stage.user.id, false));
     if (!challenge || !use) return null;
     return allOrNothing(deps.db, async (tx) =>
-      (await recordKeyUse(tx, challenge, use, ctx.now)) ? passSecondFactor(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: use.key.id, type: 'webauthn' }) : null,
+      (await recordKeyUse(tx, challenge, use, ctx.now)) ? passStage(deps, ctx, tx, stage, { method: 'mfa', at: nowSeconds(ctx.now), id: use.key.id, type: 'webauthn' }) : null,
     );
   });
   if (!result.ok) {
     await recordFailure(deps, ctx, 'login.failed', stage.user.id, result.locked ? 'rate_limited' : 'invalid_credential', { method: 'webauthn' });
     return refused(result.locked);
   }
-  return { kind: 'auth', ...result.value };
+  return result.value;
 }
 
 export async function beginReauthentication(deps: Deps, ctx: RequestContext): Promise<Outcome> {

@@ -4,11 +4,11 @@ import { allOrNothing } from '../../../store/all-or-nothing.js';
 import { takeChallenge } from '../../../store/mfa-challenges.js';
 import { findWebAuthnByCredentialId, insertWebAuthn } from '../../../store/mfa-authenticators.js';
 import { findUserById } from '../../../store/users.js';
-import { finishLogin, nowSeconds } from '../../session-ops.js';
-import { completeLogin } from '../../auth/login.js';
+import type { AuthMethod } from '../../../domain/session.js';
+import { nowSeconds } from '../../session-ops.js';
+import { advanceLogin, afterFirstFactor, isPending, passStage, pendingStage } from '../../login/pipeline.js';
 import { signup, type SignupInput } from '../../auth/signup.js';
 import { underFailedLoginLimit } from '../code-check.js';
-import { isStage, pendingStage } from '../login-stages.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
 import { recordKeyUse } from './assertion.js';
@@ -64,7 +64,8 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
     if (user) await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'passkey' });
     return invalid({ code: 'account_inactive' });
   }
-  return completeLogin(deps, ctx, user, { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', passwordless: true }, user.email);
+  const method: AuthMethod = { method: 'mfa', at: nowSeconds(ctx.now), id: result.value.id, type: 'webauthn', passwordless: true };
+  return (await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'credentials', email: user.email })))!;
 }
 
 /** POST /auth/webauthn/signup: a signup without a password; the login then waits for the passkey. */
@@ -75,7 +76,7 @@ export function passkeySignup(deps: Deps, ctx: RequestContext, input: SignupInpu
 /** GET /auth/webauthn/signup: creation options for the passkey of the pending signup (409 when none is pending). */
 export async function beginPasskeySignup(deps: Deps, ctx: RequestContext): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
-  if (!isStage(stage)) return conflict;
+  if (!isPending(stage)) return conflict;
   const { options, challengeHash } = await creationOptions(deps, stage.user, [], true);
   await holdChallenge(deps, ctx, stage.session, 'webauthn_signup', challengeHash, stage.user.id);
   return { kind: 'webauthn_options', options: creation(options) };
@@ -84,19 +85,18 @@ export async function beginPasskeySignup(deps: Deps, ctx: RequestContext): Promi
 /** PUT /auth/webauthn/signup: registers the passkey and completes the login it was waiting for. */
 export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: { name?: string; credential: Record<string, unknown> }): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
-  if (!isStage(stage)) return conflict;
+  if (!isPending(stage)) return conflict;
   const name = input.name?.trim() || 'Master key';
   if (name.length > 100) return invalid({ code: 'max_length', param: 'name' });
   const challenge = await heldChallenge(deps, ctx, 'webauthn_signup', stage.user.id);
   const made = challenge && (await verifyCreation(deps, input.credential, challenge.value, true));
   if (!challenge || !made) return invalid({ code: 'incorrect_code' });
-  const state = await allOrNothing(deps.db, async (tx) => {
+  const passed = await allOrNothing(deps.db, async (tx) => {
     if (!(await takeChallenge(tx, challenge))) return null;
     const passkey = await insertWebAuthn(tx, { userId: stage.user.id, name, ...made, now: ctx.now });
     if (!passkey) return null;
     await recordEvent(deps, tx, ctx, 'authenticator.added', { userId: stage.user.id, detail: { authenticator: 'webauthn', authenticator_id: passkey.id, method: 'passkey' } });
-    return finishLogin(deps, ctx, stage.user, stage.flow.methods, { conn: tx, expectFlow: stage.flow });
+    return passStage(deps, ctx, tx, stage);
   });
-  if (!state) return invalid({ code: 'incorrect_code' });
-  return { kind: 'auth', ...state };
+  return passed ?? invalid({ code: 'incorrect_code' });
 }
