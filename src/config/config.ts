@@ -1,6 +1,6 @@
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readList, readOptional, readString, type Env } from './env.js';
 import { parseSignupFields, type SignupFields } from './signup-fields.js';
-import { parseRateLimits, type RateLimitConfig } from '../security/rate-limit-rules.js';
+import { parseRateLimits, type RateLimitConfig } from './rate-limits.js';
 import { readMailSettings, type MailSettings } from './mail.js';
 import { readPhoneSettings, type PhoneSettings } from './phone.js';
 import { readSmsSettings, type SmsSettings } from './sms.js';

@@ -1,4 +1,4 @@
-import { parseSmtpUrl } from '../messaging/mailer.js';
+import { parseSmtpUrl } from './smtp-url.js';
 import { ConfigError, readOptional, readString, type Env } from './env.js';
 
 export interface MailSettings {

@@ -9,16 +9,8 @@ import type { SmsSender } from '../messaging/sms/sender.js';
 import type { AtRestCipher } from '../security/at-rest.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { SocialProviders } from '../social/registry.js';
-
-export interface Clock {
-  now(): number;
-}
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/log.js';
 
 /** Everything a flow may use, wired once in buildApp. */
 export interface Deps {

@@ -1,7 +1,7 @@
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import type { EmailAddress } from '../store/email-addresses.js';
-import type { ProviderView } from '../social/views.js';
+import type { SocialApp } from '../social/app.js';
 import type { AuthenticatorInfo, AuthenticatorType } from '../domain/authenticator.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
@@ -114,13 +114,16 @@ export type Outcome =
   /** A browser navigation (social login): 302 to `location`, with the session change the flow made. */
   | { kind: 'redirect'; location: string; auth?: AuthState }
   /** GET /auth/provider/signup: what the provider gave so far. */
-  | { kind: 'provider_signup_info'; user: { display: string; username?: string }; account: SocialAccountView; emails: Array<{ email: string; primary: boolean; verified: boolean }> }
-  | { kind: 'social_accounts'; accounts: SocialAccountView[] };
+  | { kind: 'provider_signup_info'; user: { display: string; username?: string }; account: SocialAccountInfo; emails: Array<{ email: string; primary: boolean; verified: boolean }> }
+  | { kind: 'social_accounts'; accounts: SocialAccountInfo[] };
 
-/** A connected (or pending) social account as the wire shows it. */
-export interface SocialAccountView {
+/** A connected (or pending) social account; its wire view is http's (social-views.ts). */
+export interface SocialAccountInfo {
   uid: string;
-  provider: ProviderView;
+  /** The provider id as stored. */
+  provider: string;
+  /** Its configured app; null for a provider no longer configured. */
+  app: SocialApp | null;
   display: string;
 }
 

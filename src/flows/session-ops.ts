@@ -6,7 +6,7 @@ import { deleteSession, insertSession, updateSessionState } from '../store/sessi
 import type { Conn } from '../store/db.js';
 import type { Config } from '../config/config.js';
 import { inTransaction } from '../store/all-or-nothing.js';
-import { methodOf, recordEvent } from './audit.js';
+import { methodOf, recordEvent } from '../audit/recorder.js';
 
 // Session transitions shared by the flows; the writes that end a login are
 // login/session-write.ts.

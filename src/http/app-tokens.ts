@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../flows/context.js';
 import type { AuthState } from '../flows/outcome.js';
 import type { LiveSession } from '../tokens/strategy.js';
-import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { andThen, type MaybePromise } from '../kernel/maybe-promise.js';
 import { headerValue } from './headers.js';
 
 // The app client's side of the token strategy: which session a request's

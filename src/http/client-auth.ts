@@ -11,7 +11,7 @@ import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
 import { secretRing, signer } from '../security/signing.js';
 import { randomKey } from '../security/secrets.js';
-import { andThen, isPromiseLike, type MaybePromise } from '../maybe-promise.js';
+import { andThen, isPromiseLike, type MaybePromise } from '../kernel/maybe-promise.js';
 import { expiryAfterUse, sessionStartedAt } from '../flows/session-ops.js';
 import type { LiveSession } from '../tokens/strategy.js';
 

@@ -7,7 +7,7 @@ import { hasUsablePassword, type User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
 import { errorBody } from './messages.js';
-import { socialFlows } from '../social/views.js';
+import { accountView, socialFlows } from './social-views.js';
 import { authenticatorView, setTrustCookie } from './mfa-views.js';
 
 // The one table from flow outcomes to statuses and envelopes.
@@ -170,9 +170,9 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
     case 'provider_signup_info':
       return reply.code(200).send({
         status: 200,
-        data: { user: { ...outcome.user, has_usable_password: false }, account: outcome.account, email: outcome.emails },
+        data: { user: { ...outcome.user, has_usable_password: false }, account: accountView(outcome.account), email: outcome.emails },
       });
     case 'social_accounts':
-      return reply.code(200).send({ status: 200, data: outcome.accounts });
+      return reply.code(200).send({ status: 200, data: outcome.accounts.map(accountView) });
   }
 }

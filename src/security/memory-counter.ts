@@ -1,4 +1,4 @@
-import type { RateLimitRule } from './rate-limit-rules.js';
+import type { RateLimitRule } from '../config/rate-limits.js';
 
 // One rule's counters in this process (no REDIS_URL), in a fixed budget of
 // memory whatever the number of subjects: an exact window per subject for

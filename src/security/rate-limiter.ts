@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from './rate-limit-rules.js';
-import { DependencyUnavailable, failureOf } from '../store/unavailable.js';
+import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from '../config/rate-limits.js';
+import { DependencyUnavailable, failureOf } from '../kernel/unavailable.js';
 import { MemoryCounter } from './memory-counter.js';
 
 /** Redis lets several processes share the counters; the client stays owned by the caller. */

@@ -1,7 +1,7 @@
-import type { SocialSettings } from '../config/social.js';
+import type { SocialApp } from './app.js';
 import type { Provider } from './provider-type.js';
 import { providerType } from './providers/index.js';
-import { findApp } from './views.js';
+import { findApp } from './apps.js';
 
 /** The configured providers at run time, one per app, built once at start-up. */
 export interface SocialProviders {
@@ -9,7 +9,14 @@ export interface SocialProviders {
   get(id: string, clientId?: string): Provider | undefined;
 }
 
-export function createSocialProviders(settings: SocialSettings, now: () => number): SocialProviders {
+/** What the providers are built from (SOCIALACCOUNT_PROVIDERS and its request settings). */
+export interface ProviderSettings {
+  apps: SocialApp[];
+  requestsTimeout: number;
+  queryEmail: boolean;
+}
+
+export function createSocialProviders(settings: ProviderSettings, now: () => number): SocialProviders {
   const byApp = new Map(
     settings.apps.map((app) => [
       app,
@@ -18,7 +25,7 @@ export function createSocialProviders(settings: SocialSettings, now: () => numbe
   );
   return {
     get(id, clientId) {
-      const app = findApp(settings, id, clientId);
+      const app = findApp(settings.apps, id, clientId);
       return app ? byApp.get(app) : undefined;
     },
   };

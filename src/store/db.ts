@@ -21,7 +21,7 @@ import {
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { resilientPool } from './pg-pool.js';
-import type { DependencyUnavailable } from './unavailable.js';
+import type { DependencyUnavailable } from '../kernel/unavailable.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
-import { DependencyUnavailable, failureOf } from './unavailable.js';
+import { DependencyUnavailable, failureOf } from '../kernel/unavailable.js';
 
 // The PostgreSQL pool Kysely draws from, made to survive PostgreSQL:
 // - a connection lost while idle (a restart, pg_terminate_backend, a cut by

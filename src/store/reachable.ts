@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../observability/logger.js';
-import { DependencyUnavailable, asUnavailable, failureOf } from './unavailable.js';
+import { DependencyUnavailable, failureOf } from '../kernel/unavailable.js';
+import { asUnavailable } from './unavailable.js';
 
 // In a deployment the database and Redis may come up after the service. A
 // start retries them for DEPENDENCY_WAIT_SECONDS, logging each miss, and

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../observability/logger.js';
-import { failureOf } from './unavailable.js';
+import { failureOf } from '../kernel/unavailable.js';
 
 // The Redis client behind the shared rate-limit counters. A command never
 // waits for a connection that is not there: while Redis is unreachable every

@@ -5,7 +5,7 @@ import { sessionKeyDigest } from '../security/secrets.js';
 import { TOUCH_INTERVAL_MS, type AuthMethod, type PendingFlow, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
 import { toUser } from './users.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 
 type SessionRow = {
   id: number;

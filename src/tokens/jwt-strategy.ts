@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { User } from '../domain/user.js';
 import { writeVersion, type Db, type Tx } from '../store/db.js';
-import type { Clock, Logger } from '../flows/context.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/log.js';
 import type { Metrics } from '../observability/metrics.js';
-import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { andThen, type MaybePromise } from '../kernel/maybe-promise.js';
 import { hashSecret } from '../security/secrets.js';
 import { findRefreshToken, insertRefreshToken } from '../store/refresh-tokens.js';
 import { buildClaims, signToken, verifyToken } from './jwt.js';
@@ -15,7 +16,7 @@ import { sidCodec } from './sid.js';
 import { secretRing } from '../security/signing.js';
 import { sessionTokenStrategy } from './session-token-strategy.js';
 import type { JwtStrategyOptions, LiveSession, TokenStrategy, TokenSubject } from './strategy.js';
-import { recordEvent } from '../flows/audit.js';
+import { recordEvent } from '../audit/recorder.js';
 
 export interface JwtStrategyDeps {
   config: Config;

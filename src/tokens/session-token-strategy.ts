@@ -1,5 +1,5 @@
 import type { LiveSession, TokenStrategy } from './strategy.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 
 /**
  * The default strategy: the session token is the session key itself, as in

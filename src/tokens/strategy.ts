@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../kernel/maybe-promise.js';
 
 // The token strategy of spec 5.3: how an app client's session is carried
 // (session token) and which further tokens it gets (access, refresh).

@@ -1,7 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { createMailer, parseSmtpUrl, type Mailer } from '../../src/messaging/mailer.js';
+import { createMailer, type Mailer } from '../../src/messaging/mailer.js';
+import { parseSmtpUrl } from '../../src/config/smtp-url.js';
 import {
   accountAlreadyExistsMail,
   emailVerificationMail,

@@ -6,7 +6,7 @@ import {
   DEFAULT_RATE_LIMITS,
   parseRateLimits,
   type RateLimitConfig,
-} from '../../src/security/rate-limit-rules.js';
+} from '../../src/config/rate-limits.js';
 
 function parsed(value: string | undefined, opts = {}): RateLimitConfig {
   const config = parseRateLimits(value, opts);

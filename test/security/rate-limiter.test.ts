@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { parseRateLimits, type RateLimitConfig } from '../../src/security/rate-limit-rules.js';
+import { parseRateLimits, type RateLimitConfig } from '../../src/config/rate-limits.js';
 import { RateLimiter, type RateLimitResult } from '../../src/security/rate-limiter.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { DependencyUnavailable } from '../../src/store/unavailable.js';
+import { DependencyUnavailable } from '../../src/kernel/unavailable.js';
 
 const CONFIG = parseRateLimits(
   JSON.stringify({

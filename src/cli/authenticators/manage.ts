@@ -3,7 +3,7 @@ import { AUTHENTICATOR_TYPES, type Authenticator, type AuthenticatorType } from 
 import { isUsed } from '../../security/recovery-codes.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
-import { cliSource } from '../../flows/audit.js';
+import { cliSource } from '../../audit/recorder.js';
 import * as admin from '../../flows/admin/authenticators.js';
 
 // A user's second factors as an administrator sees them: what they are and

@@ -5,7 +5,7 @@ import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { sessionJson, sessionsText } from '../sessions/manage.js';
 import { revokeSessions } from '../../flows/admin/sessions.js';
 import { listUserSessions } from '../../store/sessions.js';
-import { cliSource } from '../../flows/audit.js';
+import { cliSource } from '../../audit/recorder.js';
 
 export function registerSessionCommands(program: Command): void {
   const sessions = program.command('sessions').description("list and revoke users' sessions");

@@ -8,7 +8,7 @@ import { setPassword } from '../users/password.js';
 import { setActive } from '../users/activation.js';
 import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
 import { deleteUser, listUserOverviews } from '../../store/users.js';
-import { cliSource, recordEvent } from '../../flows/audit.js';
+import { cliSource, recordEvent } from '../../audit/recorder.js';
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('create, find, change and delete users');

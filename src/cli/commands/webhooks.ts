@@ -3,7 +3,7 @@ import { wholeNumber } from '../arguments.js';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { deliveriesText, deliveryJson } from '../audit/view.js';
-import { cliSource } from '../../flows/audit.js';
+import { cliSource } from '../../audit/recorder.js';
 import { requeueWebhooks, undeliveredWebhooks } from '../../flows/admin/webhooks.js';
 
 export function registerWebhookCommands(program: Command): void {

@@ -2,7 +2,7 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import type { User } from '../../domain/user.js';
 import type { EmailAddress } from '../../store/email-addresses.js';
-import { cliSource } from '../../flows/audit.js';
+import { cliSource } from '../../audit/recorder.js';
 import * as addresses from '../../flows/admin/email-addresses.js';
 
 // The `emails` commands over the admin use cases (flows/admin/email-addresses.ts):

@@ -5,7 +5,7 @@ import { emailError, normalizeEmail, passwordErrors, usernameError } from '../..
 import { hashPassword } from '../../security/passwords.js';
 import { findEmailAddress } from '../../store/email-addresses.js';
 import { createUser, usernameExists } from '../../store/users.js';
-import { cliSource, recordEvent } from '../../flows/audit.js';
+import { cliSource, recordEvent } from '../../audit/recorder.js';
 
 export interface NewAccount {
   email?: string;

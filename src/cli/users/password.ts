@@ -1,7 +1,7 @@
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import type { User } from '../../domain/user.js';
-import { cliSource } from '../../flows/audit.js';
+import { cliSource } from '../../audit/recorder.js';
 import * as admin from '../../flows/admin/users.js';
 
 /** `users set-password` over flows/admin/users.ts: answers how many live sessions it ended. */

@@ -4,7 +4,7 @@ import { deleteUserSessions } from '../../store/sessions.js';
 import { deleteUser } from '../../store/users.js';
 import { recordAccountDeletion } from '../../store/account-deletions.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 /**
  * DELETE /account (beyond the reference): the user deletes their own

@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
 import { deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // GET|DELETE /auth/sessions: the signed-in user's sessions, to review and end.
 

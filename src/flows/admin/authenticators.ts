@@ -1,6 +1,6 @@
 import type { Authenticator } from '../../domain/authenticator.js';
 import { deleteAuthenticators, deleteDanglingRecoveryCodes, listAuthenticators } from '../../store/mfa-authenticators.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import type { AdminDeps } from './webhooks.js';
 
 // Removing a user's second factors on an administrator's word (a lost

@@ -1,7 +1,7 @@
 import type { User } from '../../domain/user.js';
 import type { FieldError } from '../outcome.js';
 import { emailError, normalizeEmail } from '../validate.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import {
   deleteEmailAddress,
   findEmailAddress,

@@ -1,6 +1,6 @@
 import type { Conn } from '../../store/db.js';
 import { deleteUserSessions, deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import type { AdminDeps } from './webhooks.js';
 
 // Ending a user's sessions on an administrator's word: revoked outright, or

@@ -3,7 +3,7 @@ import type { FieldError } from '../outcome.js';
 import { passwordErrors } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { setPasswordHash, setUserActive } from '../../store/users.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { endSessions } from './sessions.js';
 import type { AdminDeps } from './webhooks.js';
 

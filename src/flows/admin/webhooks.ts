@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
 import { findDeliveries, listDeliveries, requeueFailedDeliveries, type Delivery, type DeliveryStatus } from '../../store/webhook-deliveries.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 
 // Operating the webhook outbox, for the admin CLI and any other admin
 // front end: the deliveries that still need something (pending ones, and

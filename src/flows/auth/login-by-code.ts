@@ -14,7 +14,7 @@ import { dropFlow, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
 import { sendCode, type CodeDelivery } from '../pending-code.js';
 import { addressOwner } from '../email/address-owner.js';
-import { recordEvent, recordFailure } from '../audit.js';
+import { recordEvent, recordFailure } from '../../audit/recorder.js';
 
 // Passwordless login: a code goes to the recipient and the session holds a
 // pending login_by_code flow until it comes back. The flow names its

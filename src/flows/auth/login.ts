@@ -8,7 +8,7 @@ import { nowSeconds } from '../session-ops.js';
 import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
 import { findUserByPhone } from '../../store/phones.js';
 import { parsePhone } from '../phone/phone-number.js';
-import { recordFailure } from '../audit.js';
+import { recordFailure } from '../../audit/recorder.js';
 
 export interface LoginInput {
   email?: string;

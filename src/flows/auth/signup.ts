@@ -15,7 +15,7 @@ import { dropFlow, startPendingFlow } from '../session-ops.js';
 import { advanceLogin, type Login } from '../login/pipeline.js';
 import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 import type { AuditFailureReason } from '../../domain/audit-event.js';
 
 export interface SignupInput {

@@ -9,7 +9,7 @@ import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { passVerification } from '../login/pipeline.js';
 import { settleVerifiedAddress } from './verified-address.js';
-import { recordEvent, recordFailure } from '../audit.js';
+import { recordEvent, recordFailure } from '../../audit/recorder.js';
 import { sendVerification } from './verification-message.js';
 
 // Verifying an address by its link or code (sent by verification-message.ts),

@@ -18,7 +18,7 @@ import { sendVerification } from './verification-message.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { sendNotice } from '../notice.js';
 import { mfaBlocksNewAddress } from '../mfa/authenticators.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // GET|POST|DELETE|PATCH|PUT /account/email. Changes need a recent
 // authentication when ACCOUNT_REAUTHENTICATION_REQUIRED is on; all but the

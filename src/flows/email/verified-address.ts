@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.js';
 import type { Conn } from '../../store/db.js';
 import { deleteOtherEmailAddresses, findEmailAddressById, listUserEmailAddresses, setPrimaryEmailAddress } from '../../store/email-addresses.js';
-import { recordEvent, type AuditSource } from '../audit.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 
 /**
  * What verifying an address changes beyond its flag, as in the reference:

@@ -7,7 +7,7 @@ import { randomKey, sessionKeyDigest } from '../../security/secrets.js';
 import { insertSession, updateSessionState } from '../../store/sessions.js';
 import { recordLogin } from '../../store/users.js';
 import { inTransaction } from '../../store/all-or-nothing.js';
-import { loginDetail, recordEvent } from '../audit.js';
+import { loginDetail, recordEvent } from '../../audit/recorder.js';
 import { expiryAfterUse, startPendingFlow } from '../session-ops.js';
 
 // The two session writes a login ends in (pipeline.ts decides which): the

@@ -6,7 +6,7 @@ import { deleteAuthenticators, findAuthenticator, insertRecoveryCodes, listAuthe
 import { newRecoverySeed } from '../../security/recovery-codes.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator } from './authenticators.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // GET|POST /account/authenticators/recovery-codes. The codes derive from a
 // seed sealed at rest; a used code is a bit in the authenticator's mask.

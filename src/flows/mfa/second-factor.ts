@@ -5,7 +5,7 @@ import { allOrNothing } from '../../store/all-or-nothing.js';
 import { matchCode, spendCode, spendMatch, underFailedLoginLimit, type Limited } from './code-check.js';
 import { isPending, passStage, pendingStage } from '../login/pipeline.js';
 import { trustCookieValue } from './trust.js';
-import { recordFailure } from '../audit.js';
+import { recordFailure } from '../../audit/recorder.js';
 
 // POST /auth/2fa/authenticate, /auth/2fa/reauthenticate and /auth/2fa/trust:
 // a typed code (TOTP or recovery code) as the second step of a login or as

@@ -10,7 +10,7 @@ import { normalizeCode } from '../../security/secrets.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from './authenticators.js';
 import { ensureRecoveryCodes, recordCodesRemoved } from './recovery-codes.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // GET|POST|DELETE /account/authenticators/totp. Setting up: every GET offers
 // a new secret, kept (sealed) with the session; a code of the latest one

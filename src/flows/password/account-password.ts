@@ -7,7 +7,7 @@ import { deleteUserSessions } from '../../store/sessions.js';
 import { sendPasswordChanged } from '../../messaging/notices.js';
 import { addMethod, cycleKey, nowSeconds } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
-import { recordEvent, recordFailure } from '../audit.js';
+import { recordEvent, recordFailure } from '../../audit/recorder.js';
 
 /** POST /auth/reauthenticate: proves the password again for sensitive actions. */
 export async function reauthenticate(deps: Deps, ctx: RequestContext, password: string): Promise<Outcome> {

@@ -7,7 +7,7 @@ import { hashPassword } from '../../security/passwords.js';
 import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
 import { issueResetKey, readResetKey, resetKeyCurrent } from './reset-key.js';
 import { addressOwner } from '../email/address-owner.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
 import { findLastLogin, findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';

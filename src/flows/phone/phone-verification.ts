@@ -6,7 +6,7 @@ import { findPhoneNumber, isUniqueViolation, markPhoneVerified, setVerifiedPhone
 import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { passVerification } from '../login/pipeline.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 import { sendPhoneCode } from './verification-sms.js';
 
 // Checking the code of a verify_phone flow (sent by verification-sms.ts): a

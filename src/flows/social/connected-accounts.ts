@@ -1,28 +1,23 @@
 import type { Deps, RequestContext } from '../context.js';
 import { hasUsablePassword } from '../../domain/user.js';
-import { invalid, notAuthenticated, type FieldError, type Outcome, type SocialAccountView } from '../outcome.js';
+import { invalid, notAuthenticated, type FieldError, type Outcome, type SocialAccountInfo } from '../outcome.js';
 import { deleteSocialAccount, listUserSocialAccounts, type SocialAccount } from '../../store/social-accounts.js';
 import { listUserEmailAddresses } from '../../store/email-addresses.js';
 import { findUserById, lockUser } from '../../store/users.js';
-import { providerView } from '../../social/views.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // GET and DELETE /account/providers: the user's connected provider accounts,
 // and disconnecting one unless it is the last way to log in.
 
-function view(deps: Deps, account: SocialAccount): SocialAccountView {
+function info(deps: Deps, account: SocialAccount): SocialAccountInfo {
   const provider = deps.social.get(account.provider);
-  if (!provider) {
-    // A provider no longer configured: still listed, so that it can be disconnected.
-    return { uid: account.uid, provider: { id: account.provider, name: account.provider, flows: [], client_id: '' }, display: account.uid };
-  }
-  return { uid: account.uid, provider: providerView(provider.app), display: provider.display(account.extraData) };
+  return { uid: account.uid, provider: account.provider, app: provider?.app ?? null, display: provider ? provider.display(account.extraData) : account.uid };
 }
 
 export async function listProviderAccounts(deps: Deps, ctx: RequestContext): Promise<Outcome> {
   if (!ctx.user) return notAuthenticated;
   const accounts = await listUserSocialAccounts(deps.db, ctx.user.id);
-  return { kind: 'social_accounts', accounts: accounts.map((a) => view(deps, a)) };
+  return { kind: 'social_accounts', accounts: accounts.map((a) => info(deps, a)) };
 }
 
 export async function disconnectProviderAccount(deps: Deps, ctx: RequestContext, input: { provider?: string; account?: string }): Promise<Outcome> {

@@ -2,7 +2,7 @@ import type { Deps, RequestContext } from '../context.js';
 import type { Outcome } from '../outcome.js';
 import { hashSecret, randomKey } from '../../security/secrets.js';
 import { insertState } from '../../store/social-states.js';
-import { callbackPath } from '../../social/views.js';
+import { callbackPath } from '../../social/apps.js';
 import { pkcePair } from '../../social/kit/pkce.js';
 import { frontendHosts, loginErrorUrl, safeCallbackUrl, withQuery } from './navigation.js';
 

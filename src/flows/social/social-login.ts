@@ -11,7 +11,7 @@ import { dropFlow } from '../session-ops.js';
 import { storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { socialSignup, type SocialLogin } from './social-signup.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 
 // What a verified provider login leads to, after either flow (redirect or
 // token): the reference's rules for login, linking and connecting.

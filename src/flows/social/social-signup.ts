@@ -11,12 +11,11 @@ import { updateSessionState } from '../../store/sessions.js';
 import type { Tx } from '../../store/db.js';
 import { startPendingFlow } from '../session-ops.js';
 import { answerForTakenEmail, undoReason, undoSignup } from '../auth/signup.js';
-import { recordEvent } from '../audit.js';
+import { recordEvent } from '../../audit/recorder.js';
 import { emailError, normalizeEmail, usernameError } from '../validate.js';
 import { openPendingTokens, sealPendingTokens, storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { pickUsername } from './username.js';
-import { providerView } from '../../social/views.js';
 
 // Signing up through a provider: automatically when the provider gave what
 // signup needs (SOCIALACCOUNT_AUTO_SIGNUP), otherwise through the pending
@@ -165,7 +164,7 @@ export function providerSignupInfo(deps: Deps, ctx: RequestContext): Outcome {
   return {
     kind: 'provider_signup_info',
     user: { display: flow.username ?? flow.emails[0]?.email ?? display, ...(flow.username && deps.config.account.signupFields.username ? { username: flow.username } : {}) },
-    account: { uid: flow.uid, provider: providerView(login.app), display },
+    account: { uid: flow.uid, provider: login.app.id, app: login.app, display },
     emails: flow.emails.map((e) => ({ email: e.email, primary: e.primary, verified: e.verified })),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ClientKind, Config } from '../../config/config.js';
-import { socialConfig } from '../../social/views.js';
+import { socialConfig } from '../social-views.js';
 
 const ConfigResponse = Type.Object({
   status: Type.Integer(),

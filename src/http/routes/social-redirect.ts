@@ -6,7 +6,7 @@ import type { Deps } from '../../flows/context.js';
 import { startProviderRedirect, STATE_LIFETIME_MS } from '../../flows/social/redirect.js';
 import { completeProviderCallback, keepPostedUser } from '../../flows/social/callback.js';
 import { randomKey } from '../../security/secrets.js';
-import { oidcCallbackPath } from '../../social/views.js';
+import { oidcCallbackPath } from '../../social/apps.js';
 import { providerType } from '../../social/providers/index.js';
 import { registerClientAuth, requestContext } from '../client-auth.js';
 import { send } from '../render.js';

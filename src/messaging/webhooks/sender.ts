@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookSettings } from '../../config/audit.js';
-import type { Clock } from '../../flows/context.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Db } from '../../store/db.js';
 import { claimDueDeliveries, pendingDeliveries, settleDelivery, type Delivery } from '../../store/webhook-deliveries.js';

@@ -9,7 +9,7 @@ import { isPending, passStage, pendingStage } from '../../login/pipeline.js';
 import { heldChallenge, holdChallenge, request } from './ceremony.js';
 import { requestOptions } from './relying-party.js';
 import { recordKeyUse, useKey, verifyKeyUse } from './assertion.js';
-import { recordFailure } from '../../audit.js';
+import { recordFailure } from '../../../audit/recorder.js';
 
 // GET|POST /auth/webauthn/authenticate (the second factor of a login) and
 // /auth/webauthn/reauthenticate (a fresh proof for sensitive actions), with

@@ -9,7 +9,7 @@ import { describeAuthenticator, unverifiedAddressBlocks } from '../authenticator
 import { ensureRecoveryCodes, recordCodesRemoved } from '../recovery-codes.js';
 import { creation, heldChallenge, holdChallenge } from './ceremony.js';
 import { creationOptions, verifyCreation } from './relying-party.js';
-import { recordEvent } from '../../audit.js';
+import { recordEvent } from '../../../audit/recorder.js';
 
 // GET|POST|PUT|DELETE /account/authenticators/webauthn: security keys and
 // passkeys of a logged-in account. Every one needs a recent authentication.

@@ -12,7 +12,7 @@ import { underFailedLoginLimit } from '../code-check.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
 import { recordKeyUse } from './assertion.js';
-import { recordEvent, recordFailure } from '../../audit.js';
+import { recordEvent, recordFailure } from '../../../audit/recorder.js';
 
 // Passkeys as the only factor: login without a username
 // (MFA_PASSKEY_LOGIN_ENABLED) and signup without a password

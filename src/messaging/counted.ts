@@ -1,6 +1,6 @@
-import type { Mailer } from '../messaging/mailer.js';
-import type { SmsSender } from '../messaging/sms/sender.js';
-import type { Metrics } from './metrics.js';
+import type { Mailer } from './mailer.js';
+import type { SmsSender } from './sms/sender.js';
+import type { Metrics } from '../observability/metrics.js';
 
 // Outgoing messages are counted where every flow's mail and SMS pass: the
 // transport the app wires, whichever transport that is.

@@ -1,7 +1,7 @@
 // Parses django-allauth's ACCOUNT_RATE_LIMITS format so existing deployments
 // can move their settings over unchanged.
 
-import { ConfigError } from '../config/env.js';
+import { ConfigError } from './env.js';
 
 export const ACTIONS = [
   'login',

@@ -1,10 +1,12 @@
 import type { ClientKind } from '../config/config.js';
 import type { SocialSettings } from '../config/social.js';
-import type { Flow, SocialApp } from './app.js';
-import { stringOption } from './app.js';
-import { providerType } from './providers/index.js';
-import { wellKnownUrl } from './kit/servers.js';
+import type { Flow, SocialApp } from '../social/app.js';
+import { stringOption } from '../social/app.js';
+import { providerType } from '../social/providers/index.js';
+import { wellKnownUrl } from '../social/kit/servers.js';
+import { findApp } from '../social/apps.js';
 import type { PendingFlow } from '../domain/session.js';
+import type { SocialAccountInfo } from '../flows/outcome.js';
 
 // How providers appear on the wire: in /config, in the 401 flows, in a
 // pending provider signup and in the connected accounts.
@@ -58,31 +60,13 @@ export function socialFlows(social: SocialSettings, client: ClientKind, pending:
   const token = apps.filter((app) => providerFlows(app).includes('provider_token')).map((app) => app.id);
   if (client === 'browser' && redirect.length > 0) flows.push({ id: 'provider_redirect', providers: redirect });
   if (token.length > 0) flows.push({ id: 'provider_token', providers: token });
-  const app = pending?.id === 'provider_signup' ? findApp(social, pending.provider, pending.clientId) : undefined;
+  const app = pending?.id === 'provider_signup' ? findApp(social.apps, pending.provider, pending.clientId) : undefined;
   if (app) flows.push({ id: 'provider_signup', provider: providerView(app), is_pending: true });
   return flows;
 }
 
-/**
- * The app behind a public provider id (and client id, when several apps
- * share the id); hidden apps included. An app's client_id may list several
- * ids, comma-separated (Apple's web service id and app bundle ids): each names it.
- */
-export function findApp(social: SocialSettings, id: string, clientId?: string): SocialApp | undefined {
-  const apps = social.apps.filter((app) => app.id === id);
-  if (clientId === undefined) return apps.find((app) => !app.common.hidden) ?? apps[0];
-  return apps.find((app) => app.clientId === clientId || app.clientId.split(',').some((one) => one.trim() === clientId));
-}
-
-/**
- * The callback path of an app, the reference's: /accounts/<prefix>/<provider_id>/login/callback/
- * for openid_connect apps, /accounts/<type>/login/callback/ for the others, so
- * redirect URIs registered for django-allauth keep working.
- */
-export function callbackPath(app: SocialApp, oidcPrefix: string): string {
-  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : `/accounts/${app.type}/login/callback/`;
-}
-
-export function oidcCallbackPath(oidcPrefix: string, providerId: string): string {
-  return `/accounts/${oidcPrefix ? `${oidcPrefix}/` : ''}${providerId}/login/callback/`;
+/** A connected (or pending) account; one of a provider no longer configured is still listed, so that it can be disconnected. */
+export function accountView(account: SocialAccountInfo): { uid: string; provider: ProviderView; display: string } {
+  const provider = account.app ? providerView(account.app) : { id: account.provider, name: account.provider, flows: [], client_id: '' };
+  return { uid: account.uid, provider, display: account.display };
 }
