@@ -4,12 +4,12 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { HttpSecuritySettings } from '../config/http-security.js';
 
 // Security headers on every response, as helmet words them: no MIME
-// sniffing, no referrer, no framing, and a content security policy under
-// which an API answer loads nothing at all. The OpenAPI page needs its own
-// scripts and styles, and gets a policy of its own (docsPolicy, set on its
-// route). Strict-Transport-Security only when SECURE_HSTS_SECONDS turns it
-// on: a TLS deployment knows it is one, a development server on plain HTTP
-// is not.
+// sniffing, no referrer, no framing, no caching, and a content security
+// policy under which an API answer loads nothing at all. The OpenAPI page
+// needs its own scripts and styles, and gets a policy of its own (docsPolicy,
+// set on its route) with helmet's complete set. Strict-Transport-Security
+// only when SECURE_HSTS_SECONDS turns it on: a TLS deployment knows it is
+// one, a development server on plain HTTP is not.
 //
 // helmet works the headers out once, at start-up; each request then only
 // copies them. (@fastify/helmet builds helmet's middleware anew for every
@@ -37,6 +37,16 @@ const DOCS_POLICY = {
   formAction: ["'self'"],
 };
 
+/**
+ * helmet's headers that only mean something for an HTML document or to a
+ * retired browser or plugin (IE8's download prompt, the XSS auditor that
+ * browsers removed, Flash's and Acrobat's cross-domain policies, DNS
+ * prefetching and agent clusters of a document). A JSON answer goes without
+ * them, as OWASP's REST Security Cheat Sheet lists an API's headers: about
+ * 150 bytes less on every response.
+ */
+const DOCUMENT_ONLY = ['x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-dns-prefetch-control', 'origin-agent-cluster'];
+
 /** The headers helmet sets for `options`, collected from one run of its middleware. */
 function headersOf(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -60,19 +70,26 @@ function helmetOptions(settings: HttpSecuritySettings, directives: Record<string
   };
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, settings: HttpSecuritySettings): void {
-  const headers = headersOf(helmetOptions(settings, API_POLICY));
-  app.addHook('onRequest', (_request, reply, done) => {
+/**
+ * The headers every answer starts with, set in one hook when the request
+ * arrives (worked out once, here): the security headers, no caching, and
+ * the request's id (X-Request-Id).
+ */
+export function registerResponseHeaders(app: FastifyInstance, settings: HttpSecuritySettings): void {
+  const headers: Record<string, string> = { ...headersOf(helmetOptions(settings, API_POLICY)), 'cache-control': 'no-store' };
+  for (const name of DOCUMENT_ONLY) delete headers[name];
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    reply.header('x-request-id', request.id);
     done();
   });
 }
 
-/** A route hook giving the documentation page the policy it needs instead of the API's. */
+/** A route hook giving the documentation page helmet's whole set, with the policy it needs instead of the API's. */
 export function docsPolicy(settings: HttpSecuritySettings): onRequestHookHandler {
-  const policy = headersOf(helmetOptions(settings, DOCS_POLICY))['content-security-policy']!;
+  const headers = headersOf(helmetOptions(settings, DOCS_POLICY));
   return (_request, reply, done) => {
-    reply.header('content-security-policy', policy);
+    reply.headers(headers);
     done();
   };
 }

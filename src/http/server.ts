@@ -6,7 +6,7 @@ import { registerClientAuth } from './client-auth.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
 import { registerCors } from './cross-origin.js';
-import { docsPolicy, registerSecurityHeaders } from './security-headers.js';
+import { docsPolicy, registerResponseHeaders } from './security-headers.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { configRoutes } from './routes/config.js';
@@ -116,15 +116,13 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
     app.server.closeIdleConnections();
     done();
   });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('cache-control', 'no-store');
-    reply.header('x-request-id', request.id);
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (draining || options.shuttingDown()) reply.header('connection', 'close');
     done(null, payload);
   });
 
   await registerCors(app, config.httpSecurity);
-  registerSecurityHeaders(app, config.httpSecurity);
+  registerResponseHeaders(app, config.httpSecurity);
   await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   operationsRoutes(app, options.operations);
   await socialCallbackRoutes(app, deps);

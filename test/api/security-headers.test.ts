@@ -29,6 +29,11 @@ describeEachDatabase('regression: security headers (issue 13 item 9)', {}, ({ se
       assert.match(csp, /default-src 'none'/);
       assert.match(csp, /frame-ancestors 'none'/);
       assert.equal(headers.get('strict-transport-security'), null, 'no HSTS unless turned on');
+      assert.equal(headers.get('cache-control'), 'no-store');
+      assert.match(headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+      // Headers for documents and retired browsers stay on the documentation page.
+      assert.equal(headers.get('x-xss-protection'), null);
+      assert.equal(headers.get('x-dns-prefetch-control'), null);
     }
   });
 
@@ -38,6 +43,14 @@ describeEachDatabase('regression: security headers (issue 13 item 9)', {}, ({ se
     assert.match(csp, /script-src 'self'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  });
+
+  it("the OpenAPI page, a document, gets helmet's whole set", async () => {
+    const headers = await headersOf(server(), '/_service/openapi.html');
+    assert.equal(headers.get('x-dns-prefetch-control'), 'off');
+    assert.equal(headers.get('origin-agent-cluster'), '?1');
+    assert.equal(headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(headers.get('x-frame-options'), 'DENY');
   });
 });
 
