@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
@@ -7,11 +8,12 @@ import pg from 'pg';
 import { PASSWORD, ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, signUp, warmUp, type Figures } from './harness.js';
 import { clockTicks, nodeFlags, startArgs, startProcess, type Process } from './processes.js';
 
-// The hot path against two baselines, all measured in the same run: the
+// The hot path against its baselines, all measured in the same run: the
 // server as `npm start` runs it (compiled, NODE_ENV=production, default
-// settings, the access log on) beside a Fastify hello-world and a bare
-// node:http hello-world, each in a process of its own with the same node
-// and flags. Every case is a short autocannon run; each round runs every
+// settings, the access log on) beside a Fastify hello-world, a bare
+// node:http hello-world, and Fastify replaying the server's own answers to
+// GET /config and whoami (what those bytes and headers cost any Fastify
+// route), each in a process of its own with the same node and flags. Every case is a short autocannon run; each round runs every
 // case once, starting one further along each time, and the medians of the
 // rounds are reported. Server CPU per request is read from /proc.
 // Targets: whoami by session token (SQLite) at most 1.5x the Fastify
@@ -32,6 +34,8 @@ export interface HotCase {
   /** Median over rounds of this case's CPU per request / the Fastify hello-world's in the same round. */
   cpuVsFastify: number;
   cpuVsFastifyRounds: number[];
+  /** Median over rounds of this case's CPU per request / Fastify's replaying the same answer, where there is one. */
+  cpuVsReplay?: number;
   /** Median over rounds of this case's req/s / bare node:http's in the same round. */
   rpsVsNode: number;
   rpsVsNodeRounds: number[];
@@ -51,6 +55,17 @@ interface Spec {
   request: () => Promise<autocannon.Options>;
   /** Statuses that are the expected answer (401 for a missing token). */
   expected?: number[];
+  /** The key of the case replaying this one's answer. */
+  replayedBy?: string;
+}
+
+const HOP_BY_HOP = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
+
+/** The server's answer to `options` (status, headers but those Fastify sets itself, body), for fastify-replay.mjs. */
+async function answerOf(options: autocannon.Options): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
+  const response = await fetch(options.url, { headers: options.headers as Record<string, string> | undefined });
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !HOP_BY_HOP.has(name)));
+  return { status: response.status, headers, body: await response.json() };
 }
 
 /** The compiled server; `npm run build` first unless BENCH_BUILD=false. */
@@ -177,18 +192,26 @@ export async function measureHotPath(): Promise<HotPath> {
     const sessionToken = (await signedUp(session)).session_token;
     const jwtToken = accessTokens(jwt, (await signedUp(jwt)).access_token!);
     const statefulToken = accessTokens(jwtStateful, (await signedUp(jwtStateful)).access_token!);
+    const configRequest = { url: `${api(session)}/config` };
+    const whoamiRequest = { url: `${api(session)}/auth/session`, headers: { 'x-session-token': sessionToken } };
+    const replayFile = join(dir, 'replay.json');
+    writeFileSync(replayFile, JSON.stringify({ '/config': await answerOf(configRequest), '/whoami': await answerOf(whoamiRequest) }));
+    const replay = await startProcess("Fastify, the server's answers", [...nodeFlags, 'bench/baselines/fastify-replay.mjs'], { ...baselineEnv(), REPLAY_FILE: replayFile }, '/config');
+    processes.push(replay);
     const specs: Spec[] = [
       { key: 'node', name: 'node:http hello-world', server: nodeHello, request: fixed({ url: `${nodeHello.origin}/` }) },
       { key: 'fastify', name: 'Fastify hello-world', server: fastifyHello, request: fixed({ url: `${fastifyHello.origin}/` }) },
-      { key: 'config', name: 'GET /config', server: session, request: fixed({ url: `${api(session)}/config` }) },
-      { key: 'session', name: 'whoami, X-Session-Token, SQLite', server: session, request: fixed({ url: `${api(session)}/auth/session`, headers: { 'x-session-token': sessionToken } }) },
+      { key: 'replayConfig', name: "Fastify, /config's answer", server: replay, request: fixed({ url: `${replay.origin}/config` }) },
+      { key: 'replayWhoami', name: "Fastify, whoami's answer", server: replay, request: fixed({ url: `${replay.origin}/whoami` }) },
+      { key: 'config', name: 'GET /config', server: session, request: fixed(configRequest), replayedBy: 'replayConfig' },
+      { key: 'session', name: 'whoami, X-Session-Token, SQLite', server: session, request: fixed(whoamiRequest), replayedBy: 'replayWhoami' },
     ];
     if (postgres) {
       const token = (await signedUp(postgres)).session_token;
       specs.push({ key: 'postgres', name: 'whoami, X-Session-Token, PostgreSQL', server: postgres, request: fixed({ url: `${api(postgres)}/auth/session`, headers: { 'x-session-token': token } }) });
     }
     specs.push(
-      { key: 'jwt', name: 'whoami, Bearer JWT RS256, stateless', server: jwt, request: async () => ({ url: `${api(jwt)}/auth/session`, headers: { authorization: `Bearer ${await jwtToken()}` } }) },
+      { key: 'jwt', name: 'whoami, Bearer JWT RS256, stateless', server: jwt, request: async () => ({ url: `${api(jwt)}/auth/session`, headers: { authorization: `Bearer ${await jwtToken()}` } }), replayedBy: 'replayWhoami' },
       { key: 'jwtStateful', name: 'whoami, Bearer JWT RS256, stateful', server: jwtStateful, request: async () => ({ url: `${api(jwtStateful)}/auth/session`, headers: { authorization: `Bearer ${await statefulToken()}` } }) },
       { key: 'missing', name: 'whoami, no token -> 401', server: session, request: fixed({ url: `${api(session)}/auth/session` }), expected: [401] },
     );
@@ -210,6 +233,7 @@ export async function measureHotPath(): Promise<HotPath> {
     specs.forEach((spec, i) => {
       const fs = runs[i]!;
       const cpuVsFastifyRounds = fs.map((f, r) => f.cpu / fastifyRuns[r]!.cpu);
+      const replayRuns = spec.replayedBy ? runs[specs.findIndex((s) => s.key === spec.replayedBy)]! : undefined;
       const rpsVsNodeRounds = fs.map((f, r) => f.rps / nodeRuns[r]!.rps);
       cases.set(spec.key, {
         name: spec.name,
@@ -223,6 +247,7 @@ export async function measureHotPath(): Promise<HotPath> {
         },
         cpuVsFastify: median(cpuVsFastifyRounds),
         cpuVsFastifyRounds,
+        ...(replayRuns ? { cpuVsReplay: median(fs.map((f, r) => f.cpu / replayRuns[r]!.cpu)) } : {}),
         rpsVsNode: median(rpsVsNodeRounds),
         rpsVsNodeRounds,
       });
@@ -240,7 +265,7 @@ const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.ma
 export function printHotPath({ cases, rss, notes }: HotPath): boolean[] {
   console.log(
     `\nHot path: the server as \`npm start\` runs it (node ${startArgs.join(' ')}, NODE_ENV=production, default settings but rate limits off, access log on to /dev/null),` +
-      `\nbeside a Fastify hello-world and a bare node:http hello-world (node ${nodeFlags.join(' ')}), each in its own process;` +
+      `\nbeside a Fastify hello-world, a bare node:http hello-world and Fastify replaying the server's answers (node ${nodeFlags.join(' ')}), each in its own process;` +
       `\nautocannon, ${CONNECTIONS} connections, on the same machine; ${ROUNDS} rounds of ${SECONDS} s (every case once per round, in turn), medians;` +
       `\nserver CPU = utime + stime of /proc/<pid>/stat (${clockTicks} ticks/s) over the run / requests answered; loop = its main thread alone\n`,
   );
@@ -253,6 +278,7 @@ export function printHotPath({ cases, rss, notes }: HotPath): boolean[] {
       'cpu us/req'.padStart(12) +
       'loop us'.padStart(9) +
       'cpu x fastify'.padStart(15) +
+      'cpu x replay'.padStart(14) +
       'autocannon us'.padStart(15) +
       'errors'.padStart(8),
   );
@@ -266,6 +292,7 @@ export function printHotPath({ cases, rss, notes }: HotPath): boolean[] {
         f.cpu.toFixed(1).padStart(12) +
         f.mainCpu.toFixed(1).padStart(9) +
         c.cpuVsFastify.toFixed(2).padStart(15) +
+        (c.cpuVsReplay === undefined ? '' : c.cpuVsReplay.toFixed(2)).padStart(14) +
         f.generatorCpu.toFixed(1).padStart(15) +
         String(f.errors).padStart(8),
     );

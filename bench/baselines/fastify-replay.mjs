@@ -1,0 +1,20 @@
+// Baseline for `npm run bench`: Fastify giving the server's own answers.
+// REPLAY_FILE holds, per path, the status, headers and body the server
+// sent; each request gets them back, with a fresh X-Request-Id as the server
+// makes one. What this costs over Fastify's hello-world is what our answers
+// cost any Fastify route (their headers and bytes), whatever made them.
+// Plain JavaScript, logger off, as fastify-hello.mjs. PORT is given by the bench.
+import Fastify from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+const answers = JSON.parse(readFileSync(process.env.REPLAY_FILE, 'utf8'));
+const app = Fastify({ logger: false });
+for (const [path, { status, headers, body }] of Object.entries(answers)) {
+  app.get(path, function (request, reply) {
+    reply.code(status).headers(headers).header('x-request-id', randomUUID());
+    reply.send(body);
+  });
+}
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => void app.close().then(() => process.exit(0)));
