@@ -3,13 +3,16 @@
 // sent; each request gets them back, with a fresh X-Request-Id as the server
 // makes one. What this costs over Fastify's hello-world is what our answers
 // cost any Fastify route (their headers and bytes), whatever made them.
-// Plain JavaScript, logger off, as fastify-hello.mjs. PORT is given by the bench.
+// Plain JavaScript, logger off as in fastify-hello.mjs, unless REPLAY_LOG=on:
+// then Fastify's own request log (pino, two lines a request) writes to
+// stdout, as an application logging each request with Fastify's own means
+// would. PORT is given by the bench.
 import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const answers = JSON.parse(readFileSync(process.env.REPLAY_FILE, 'utf8'));
-const app = Fastify({ logger: false });
+const app = Fastify({ logger: process.env.REPLAY_LOG === 'on' ? { level: 'info' } : false });
 for (const [path, { status, headers, body }] of Object.entries(answers)) {
   app.get(path, function (request, reply) {
     reply.code(status).headers(headers).header('x-request-id', randomUUID());
