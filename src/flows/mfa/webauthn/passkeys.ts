@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../../context.js';
 import { conflict, invalid, type Outcome } from '../../outcome.js';
 import { allOrNothing } from '../../../store/all-or-nothing.js';
@@ -7,7 +8,7 @@ import { findUserById } from '../../../store/users.js';
 import type { AuthMethod } from '../../../domain/session.js';
 import { nowSeconds } from '../../session-ops.js';
 import { advanceLogin, afterFirstFactor, isPending, passStage, pendingStage } from '../../login/pipeline.js';
-import { signup, type SignupInput } from '../../auth/signup.js';
+import { signup } from '../../auth/signup.js';
 import { underFailedLoginLimit } from '../code-check.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
@@ -68,8 +69,12 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
   return (await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'credentials', email: user.email })))!;
 }
 
+/** POST /auth/webauthn/signup's body: the signup form without a password. */
+export const PasskeySignupInput = Type.Object({ email: Type.Optional(Type.String()), username: Type.Optional(Type.String()), phone: Type.Optional(Type.String()) });
+export type PasskeySignupInput = Static<typeof PasskeySignupInput>;
+
 /** POST /auth/webauthn/signup: a signup without a password; the login then waits for the passkey. */
-export function passkeySignup(deps: Deps, ctx: RequestContext, input: SignupInput): Promise<Outcome> {
+export function passkeySignup(deps: Deps, ctx: RequestContext, input: PasskeySignupInput): Promise<Outcome> {
   return signup(deps, ctx, input, { passkey: true });
 }
 
