@@ -13,6 +13,7 @@ import { underFailedLoginLimit } from '../code-check.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
 import { recordKeyUse } from './assertion.js';
+import { CredentialRef, KeyName } from './credential.js';
 import { recordEvent, recordFailure } from '../../../audit/recorder.js';
 
 // Passkeys as the only factor: login without a username
@@ -87,8 +88,12 @@ export async function beginPasskeySignup(deps: Deps, ctx: RequestContext): Promi
   return { kind: 'webauthn_options', options: creation(options) };
 }
 
+/** PUT /auth/webauthn/signup's body. */
+export const PasskeyInput = Type.Object({ name: Type.Optional(KeyName), credential: CredentialRef });
+export type PasskeyInput = Static<typeof PasskeyInput>;
+
 /** PUT /auth/webauthn/signup: registers the passkey and completes the login it was waiting for. */
-export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: { name?: string; credential: Record<string, unknown> }): Promise<Outcome> {
+export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: PasskeyInput): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
   if (!isPending(stage)) return conflict;
   const name = input.name?.trim() || 'Master key';

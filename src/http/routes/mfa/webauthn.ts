@@ -1,17 +1,17 @@
 import { Type } from 'typebox';
-import { addWebAuthn, beginRegistration, removeWebAuthnKeys, renameWebAuthnKey } from '../../../flows/mfa/webauthn/manage.js';
+import { addWebAuthn, AddKeyInput, beginRegistration, removeWebAuthnKeys, renameWebAuthnKey, RenameKeyInput } from '../../../flows/mfa/webauthn/manage.js';
 import { beginReauthentication, beginSecondFactor, reauthenticateWithKey, secondFactorWithKey } from '../../../flows/mfa/webauthn/authenticate.js';
-import { beginPasskeyLogin, beginPasskeySignup, completePasskeySignup, passkeyLogin, passkeySignup, PasskeySignupInput } from '../../../flows/mfa/webauthn/passkeys.js';
+import { beginPasskeyLogin, beginPasskeySignup, completePasskeySignup, PasskeyInput, passkeyLogin, passkeySignup, PasskeySignupInput } from '../../../flows/mfa/webauthn/passkeys.js';
+import { CredentialInput } from '../../../flows/mfa/webauthn/credential.js';
 import { endpoint, only } from '../../endpoint.js';
 import { authRef, authResponses, errorRef, statusRef } from '../../schemas.js';
-import { AuthenticatorResponse, CredentialBody, CredentialRef, WebAuthnOptionsResponse } from './schemas.js';
+import { AuthenticatorResponse, WebAuthnOptionsResponse } from './schemas.js';
 import { mfaWith, NOT_LOGGED_IN, REAUTH } from './endpoints.js';
 
 // flows/mfa/webauthn: security keys and passkeys: managing them, using them
 // as the second factor or to reauthenticate, and (when enabled) passkey login
 // and passkey signup. Routed only when MFA_SUPPORTED_TYPES includes webauthn.
 
-const Name = Type.String({ description: 'Up to 100 characters.' });
 const ASSERTION_ERRORS =
   'Errors (param credential): `incorrect_code` (no options were fetched first, or the assertion does not verify: wrong key, challenge, origin, RP id, signature or counter), `too_many_login_attempts` (the `login_failed` limit per IP and per account).';
 const NOTHING_PENDING = '401 with `meta.is_authenticated` null when no second factor is pending.';
@@ -37,7 +37,7 @@ export const keys = only(webauthn, [
     tags: manage,
     summary: 'Add a security key or passkey',
     description: `Adds the credential made from the last options; without a name it is called "Master key", "Backup key", then "Key nr. N". \`meta.recovery_codes_generated\` says whether recovery codes were made with it (the first second factor). Errors: \`incorrect_code\` (no param: no options fetched, or the credential does not verify or is registered already), \`max_length\` (param name). 409 \`unverified_email\`. ${REAUTH} ${NOT_LOGGED_IN}`,
-    body: Type.Object({ name: Type.Optional(Name), credential: CredentialRef, passwordless: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; the options decide.' })) }),
+    body: AddKeyInput,
     response: { 200: AuthenticatorResponse, 400: errorRef, 401: authRef, 409: errorRef, 410: authRef },
     run: (deps, ctx, { body }) => addWebAuthn(deps, ctx, body),
   }),
@@ -47,7 +47,7 @@ export const keys = only(webauthn, [
     tags: manage,
     summary: 'Rename a security key or passkey',
     description: `Errors: \`invalid_choice\` (param id: not a key of this account), \`required\` / \`max_length\` (param name). ${REAUTH} ${NOT_LOGGED_IN}`,
-    body: Type.Object({ id: Type.Integer(), name: Name }),
+    body: RenameKeyInput,
     response: { 200: AuthenticatorResponse, 400: errorRef, 401: authRef, 410: authRef },
     run: (deps, ctx, { body }) => renameWebAuthnKey(deps, ctx, body),
   }),
@@ -79,7 +79,7 @@ export const keyLogin = only(webauthn, [
     tags: login,
     summary: 'Second factor with a key',
     description: `Completes the pending \`mfa_authenticate\` stage with an assertion of one of the account's keys: 200 logged in (or 401 with \`mfa_trust\` pending on a browser when MFA_TRUST_ENABLED). ${ASSERTION_ERRORS} ${NOTHING_PENDING}`,
-    body: CredentialBody,
+    body: CredentialInput,
     response: authResponses(),
     counts: { kind: 'login', method: 'webauthn' },
     run: (deps, ctx, { body }) => secondFactorWithKey(deps, ctx, body.credential),
@@ -99,7 +99,7 @@ export const keyLogin = only(webauthn, [
     tags: login,
     summary: 'Reauthenticate with a key',
     description: `Refreshes the proof sensitive actions require; the method entry carries \`reauthenticated: true\`. ${ASSERTION_ERRORS} 401 when not logged in.`,
-    body: CredentialBody,
+    body: CredentialInput,
     response: authResponses(),
     run: (deps, ctx, { body }) => reauthenticateWithKey(deps, ctx, body.credential),
   }),
@@ -123,7 +123,7 @@ export const passkeyLogins = only((deps) => webauthn(deps) && deps.config.mfa.pa
     tags: login,
     summary: 'Log in with a passkey',
     description: `The passkey names the account it was registered to (by its credential id); a verified assertion logs it in with \`{"method":"mfa","type":"webauthn","passwordless":true}\` and no second factor (401 when email or phone verification holds the login). ${ASSERTION_ERRORS} \`account_inactive\`. 409 when already logged in.`,
-    body: CredentialBody,
+    body: CredentialInput,
     response: authResponses(),
     counts: { kind: 'login', method: 'passkey' },
     run: (deps, ctx, { body }) => passkeyLogin(deps, ctx, body.credential),
@@ -158,7 +158,7 @@ export const passkeySignups = only((deps) => webauthn(deps) && deps.config.mfa.p
     tags: ['Authentication: WebAuthn: Signup'],
     summary: 'Complete a passkey signup',
     description: 'Registers the passkey made from the last options and logs in (200). Errors: `incorrect_code` (no param: no options fetched, or the credential does not verify), `max_length` (param name). 409 when no such signup is pending.',
-    body: Type.Object({ name: Type.Optional(Name), credential: CredentialRef }),
+    body: PasskeyInput,
     response: authResponses(),
     run: (deps, ctx, { body }) => completePasskeySignup(deps, ctx, body),
   }),

@@ -66,9 +66,6 @@ function setBinding(reply: FastifyReply, deps: Deps, binding: string): void {
   });
 }
 
-const CALLBACK_DESCRIPTION =
-  'Where the provider sends the browser back: the path to register as redirect URI at the provider. Redeems the state (once, in the browser that started the flow), exchanges the code and answers 302 to the callback_url of the redirect flow.';
-
 function completeCallback(route: { type: string; providerId?: string }, deps: Deps) {
   return async (request: FastifyRequest, reply: FastifyReply) =>
     send(deps, request, reply, await completeProviderCallback(deps, requestContext(request, deps), { route, params: callbackParams(request), binding: bindingOf(request) }));
@@ -78,7 +75,8 @@ function completeCallback(route: { type: string; providerId?: string }, deps: De
 function callbackEndpoints(deps: Deps): Endpoint[] {
   const { social } = deps.config;
   const tags = ['Provider callbacks'];
-  const description = CALLBACK_DESCRIPTION;
+  const description =
+    'Where the provider sends the browser back: the path to register as redirect URI at the provider. Redeems the state (once, in the browser that started the flow), exchanges the code and answers 302 to the callback_url of the redirect flow.';
   const endpoints: Endpoint[] = [];
   if (social.apps.some((app) => app.type === 'openid_connect')) {
     endpoints.push(
