@@ -1,30 +1,12 @@
-import type { RouteOptions } from 'fastify';
 import type { Outcome } from '../flows/outcome.js';
 import type { LoginOutcome, Metrics } from '../observability/metrics.js';
 
 // Logins and token refreshes are counted from the outcomes their routes
-// render, here, rather than in each flow. A route's kind is looked up once,
-// when it is registered, under its path within the client prefix.
+// render, here, rather than in each flow. What a route counts is declared
+// with the route (`counts` of endpoint.ts), which puts it in the route's config.
 
+/** A login (by which method: password, code, social, mfa, webauthn, passkey) or a token refresh. */
 export type Counted = { kind: 'login'; method: string } | { kind: 'refresh' };
-
-/**
- * The routes that log in (by which method) or refresh tokens; new login
- * routes add a row. The provider callbacks, outside the client prefixes,
- * carry `SOCIAL_CALLBACK` in their own route config.
- */
-const COUNTED: Record<string, Counted> = {
-  'POST /auth/login': { kind: 'login', method: 'password' },
-  'POST /auth/code/confirm': { kind: 'login', method: 'code' },
-  'POST /auth/provider/token': { kind: 'login', method: 'social' },
-  // The second step of a login: a TOTP or recovery code, or a security key.
-  'POST /auth/2fa/authenticate': { kind: 'login', method: 'mfa' },
-  'POST /auth/webauthn/authenticate': { kind: 'login', method: 'webauthn' },
-  'POST /auth/webauthn/login': { kind: 'login', method: 'passkey' },
-  'POST /tokens/refresh': { kind: 'refresh' },
-  // The app client's POST /auth/session is the refresh in authentication-state form.
-  'POST /auth/session': { kind: 'refresh' },
-};
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,17 +15,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the flow answered, set by render.ts's send(). */
     outcome: Outcome | null;
-  }
-}
-
-export const SOCIAL_CALLBACK: Counted = { kind: 'login', method: 'social' };
-
-/** onRoute: tags the routes in COUNTED. */
-export function tagCountedRoute(route: RouteOptions & { prefix?: string }): void {
-  const path = route.url.slice(route.prefix?.length ?? 0);
-  for (const method of [route.method].flat()) {
-    const counted = COUNTED[`${method} ${path}`];
-    if (counted) route.config = { ...route.config, counted };
   }
 }
 

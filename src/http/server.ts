@@ -9,28 +9,15 @@ import { registerCors } from './cross-origin.js';
 import { docsPolicy, registerResponseHeaders } from './security-headers.js';
 import { registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
-import { configRoutes } from './routes/config.js';
-import { sessionRoutes } from './routes/auth-session.js';
-import { accountAuthRoutes } from './routes/auth-account.js';
-import { emailVerificationRoutes } from './routes/email-verification.js';
-import { accountPasswordRoutes } from './routes/account-password.js';
-import { passwordResetRoutes } from './routes/password-reset.js';
-import { loginByCodeRoutes } from './routes/login-by-code.js';
-import { accountEmailRoutes } from './routes/account-email.js';
-import { userSessionRoutes } from './routes/auth-sessions.js';
-import { accountDeletionRoutes } from './routes/account-deletion.js';
-import { phoneRoutes } from './routes/phone.js';
-import { tokenRoutes } from './routes/tokens.js';
-import { socialRoutes } from './routes/social.js';
-import { socialCallbackRoutes, socialRedirectRoute } from './routes/social-redirect.js';
-import { mfaRoutes } from './routes/mfa/index.js';
+import { mountEndpoints } from './endpoint.js';
+import { clientEndpoints } from './routes/index.js';
+import { socialCallbackRoutes } from './routes/social/navigation.js';
 import { mfaSchemas } from './routes/mfa/schemas.js';
-import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
+import { operationsEndpoints, type OperationsRoutes } from './routes/operations/endpoints.js';
 import { RequestObserver } from './request-observer.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { AccessLog } from '../observability/access-log.js';
 import { requestIdGenerator } from './request-id.js';
-import { tagCountedRoute } from './outcome-metrics.js';
 import type { Logger } from '../observability/logger.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
@@ -40,25 +27,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): 
   // Only browsers hold cookies; app requests skip the parsing altogether.
   if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
-  configRoutes(app, deps.config, client);
-  sessionRoutes(app, deps);
-  accountAuthRoutes(app, deps);
-  // SOCIALACCOUNT_ONLY: no local credentials (passwords, addresses, numbers), so none of their routes.
-  const local = !deps.config.social.only;
-  if (local) emailVerificationRoutes(app, deps);
-  if (local) accountPasswordRoutes(app, deps);
-  if (local) passwordResetRoutes(app, deps);
-  loginByCodeRoutes(app, deps);
-  if (local) accountEmailRoutes(app, deps);
-  userSessionRoutes(app, deps);
-  accountDeletionRoutes(app, deps);
-  if (local) phoneRoutes(app, deps);
-  socialRoutes(app, deps);
-  if (client === 'browser') await socialRedirectRoute(app, deps);
-  mfaRoutes(app, deps, client);
-  if (client === 'app') {
-    tokenRoutes(app, deps);
-  }
+  await mountEndpoints(app, deps, client, clientEndpoints);
 }
 
 export interface HttpServerOptions {
@@ -91,7 +60,6 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   });
   registerErrorHandling(app, deps);
   refuseControlCharacters(app);
-  app.addHook('onRoute', tagCountedRoute);
   app.decorateRequest('outcome', null);
 
   // Only JSON bodies; an empty body on a JSON request reads as no body, as
@@ -124,7 +92,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   await registerCors(app, config.httpSecurity);
   registerResponseHeaders(app, config.httpSecurity);
   await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
-  operationsRoutes(app, options.operations);
+  await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });

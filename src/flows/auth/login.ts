@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import type { AuthMethod } from '../../domain/session.js';
 import { conflict, invalid, type Outcome } from '../outcome.js';
@@ -10,13 +11,14 @@ import { findUserByPhone } from '../../store/phones.js';
 import { parsePhone } from '../phone/phone-number.js';
 import { recordFailure } from '../../audit/recorder.js';
 
-export interface LoginInput {
-  email?: string;
-  username?: string;
-  /** E.164, when phone login is enabled. */
-  phone?: string;
-  password: string;
-}
+/** POST /auth/login's body: one identifier per ACCOUNT_LOGIN_METHODS, and the password. */
+export const LoginInput = Type.Object({
+  email: Type.Optional(Type.String({ description: 'When email login is enabled.' })),
+  username: Type.Optional(Type.String({ description: 'When username login is enabled.' })),
+  phone: Type.Optional(Type.String({ description: 'When phone login is enabled; E.164.' })),
+  password: Type.String({ minLength: 1 }),
+});
+export type LoginInput = Static<typeof LoginInput>;
 
 type Identifier = { by: 'email'; value: string } | { by: 'username'; value: string } | { by: 'phone'; value: string };
 

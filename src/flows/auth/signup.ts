@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import type { LoginStart, VerifyEmailFlow } from '../../domain/session.js';
 import { conflict, forbidden, invalid, mailUnavailable, type FieldError, type Outcome } from '../outcome.js';
@@ -18,13 +19,14 @@ import { sendNotice } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 import type { AuditFailureReason } from '../../domain/audit-event.js';
 
-export interface SignupInput {
-  email?: string;
-  username?: string;
-  /** E.164 once checked. */
-  phone?: string;
-  password?: string;
-}
+/** POST /auth/signup's body: the fields of ACCOUNT_SIGNUP_FIELDS (the phone number E.164 once checked). */
+export const SignupInput = Type.Object({
+  email: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has phone; E.164.' })),
+  password: Type.Optional(Type.String()),
+});
+export type SignupInput = Static<typeof SignupInput>;
 
 function checkFields(deps: Deps, input: SignupInput, passkey: boolean): FieldError[] {
   const fields = deps.config.account.signupFields;

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
 import { passwordErrors } from '../validate.js';
@@ -24,10 +25,12 @@ export async function reauthenticate(deps: Deps, ctx: RequestContext, password: 
   return { kind: 'auth', session: updated, user };
 }
 
-export interface ChangePasswordInput {
-  current_password?: string;
-  new_password: string;
-}
+/** POST /account/password/change's body. */
+export const ChangePasswordInput = Type.Object({
+  current_password: Type.Optional(Type.String({ description: 'Omit only when the account has no password yet.' })),
+  new_password: Type.String({ minLength: 1 }),
+});
+export type ChangePasswordInput = Static<typeof ChangePasswordInput>;
 
 /**
  * POST /account/password/change. Ends every other session of the user and

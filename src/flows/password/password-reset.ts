@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import type { AuthMethod, PasswordResetByCodeFlow, Session } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
@@ -135,6 +136,13 @@ export async function describePasswordReset(deps: Deps, ctx: RequestContext, key
   return { kind: 'password_reset_info', user: proof.user };
 }
 
+/** POST /auth/password/reset's body. */
+export const ResetPasswordInput = Type.Object({
+  key: Type.String({ description: 'The key from the reset link, or the code when reset is by code.' }),
+  password: Type.String(),
+});
+export type ResetPasswordInput = Static<typeof ResetPasswordInput>;
+
 /**
  * POST /auth/password/reset. The key or code is spent in the same
  * transaction that sets the password, conditionally, so parallel requests
@@ -142,7 +150,7 @@ export async function describePasswordReset(deps: Deps, ctx: RequestContext, key
  * the key was checked against, a code by ending its flow. Every other
  * session of the user ends, and its failed-login counters are cleared.
  */
-export async function resetPassword(deps: Deps, ctx: RequestContext, input: { key: string; password: string }): Promise<Outcome> {
+export async function resetPassword(deps: Deps, ctx: RequestContext, input: ResetPasswordInput): Promise<Outcome> {
   const limit = await deps.limiter.consume('reset_password_from_key', { ip: ctx.ip });
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
   const proof = await prove(deps, ctx, input.key);

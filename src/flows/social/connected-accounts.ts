@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import { hasUsablePassword } from '../../domain/user.js';
 import { invalid, notAuthenticated, type FieldError, type Outcome, type SocialAccountInfo } from '../outcome.js';
@@ -20,7 +21,14 @@ export async function listProviderAccounts(deps: Deps, ctx: RequestContext): Pro
   return { kind: 'social_accounts', accounts: accounts.map((a) => info(deps, a)) };
 }
 
-export async function disconnectProviderAccount(deps: Deps, ctx: RequestContext, input: { provider?: string; account?: string }): Promise<Outcome> {
+/** DELETE /account/providers's body. */
+export const DisconnectInput = Type.Object({
+  provider: Type.Optional(Type.String()),
+  account: Type.Optional(Type.String({ description: 'The uid of the account to disconnect.' })),
+});
+export type DisconnectInput = Static<typeof DisconnectInput>;
+
+export async function disconnectProviderAccount(deps: Deps, ctx: RequestContext, input: DisconnectInput): Promise<Outcome> {
   const user = ctx.user;
   if (!user) return notAuthenticated;
   const errors: FieldError[] = [];

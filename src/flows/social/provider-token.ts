@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, type FieldError, type Outcome } from '../outcome.js';
 import type { Authenticated } from '../../social/provider-type.js';
@@ -10,11 +11,16 @@ import { completeSocialLogin, type Process } from './social-login.js';
 // itself (a mobile SDK, Google One Tap), handed over to log in or connect.
 // Input errors come in the reference's order and with its codes.
 
-export interface ProviderTokenInput {
-  provider?: string;
-  process?: string;
-  token?: unknown;
-}
+/** POST /auth/provider/token's body. */
+export const ProviderTokenInput = Type.Object({
+  provider: Type.Optional(Type.String({ description: 'The provider id (see /config).' })),
+  process: Type.Optional(Type.String({ description: '`login` or `connect` (to the logged-in account).' })),
+  // Checked here, not by the schema: a token that is not an object answers invalid_token, as the reference.
+  token: Type.Optional(
+    Type.Unknown({ description: 'An object: `client_id` (the app\'s client id, required) and `id_token` and/or `access_token` (strings).' }),
+  ),
+});
+export type ProviderTokenInput = Static<typeof ProviderTokenInput>;
 
 const PROCESSES: readonly string[] = ['login', 'connect'];
 

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import type { Outcome } from '../outcome.js';
 import { hashSecret, randomKey } from '../../security/secrets.js';
@@ -16,11 +17,14 @@ import { frontendHosts, loginErrorUrl, safeCallbackUrl, withQuery } from './navi
 /** A redirect flow left unfinished this long is refused at the callback. */
 export const STATE_LIFETIME_MS = 15 * 60_000;
 
-export interface RedirectInput {
-  provider?: string;
-  callback_url?: string;
-  process?: string;
-}
+/** POST /auth/provider/redirect's form (the CSRF token field is checked before the flow). */
+export const RedirectInput = Type.Object({
+  provider: Type.Optional(Type.String({ description: 'The provider id (see /config).' })),
+  callback_url: Type.Optional(Type.String({ description: 'Where the browser returns after the provider: a path here, or a URL on this host or the frontend\'s.' })),
+  process: Type.Optional(Type.String({ description: '`login`, or `connect` (to the logged-in account).' })),
+  csrfmiddlewaretoken: Type.Optional(Type.String({ description: 'The csrftoken cookie\'s value (or send X-CSRFToken).' })),
+});
+export type RedirectInput = Static<typeof RedirectInput>;
 
 export interface Browser {
   /** The secret of the browser's binding cookie (the http layer sets it). */

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import type { ProviderSignupFlow } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
@@ -169,10 +170,12 @@ export function providerSignupInfo(deps: Deps, ctx: RequestContext): Outcome {
   };
 }
 
-export interface ProviderSignupInput {
-  email?: string;
-  username?: string;
-}
+/** POST /auth/provider/signup's body: the signup form minus the password. */
+export const ProviderSignupInput = Type.Object({
+  email: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has username.' })),
+});
+export type ProviderSignupInput = Static<typeof ProviderSignupInput>;
 
 /** POST /auth/provider/signup: the fields the provider did not give (the signup form minus the password). */
 export async function providerSignup(deps: Deps, ctx: RequestContext, input: ProviderSignupInput): Promise<Outcome> {

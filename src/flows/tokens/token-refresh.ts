@@ -1,9 +1,10 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, type Outcome } from '../outcome.js';
 
-export interface RefreshInput {
-  refresh_token?: string;
-}
+/** The body of both refreshes (POST /tokens/refresh and the app's POST /auth/session). */
+export const RefreshInput = Type.Object({ refresh_token: Type.Optional(Type.String({ description: 'The refresh token from meta.refresh_token or an earlier refresh.' })) });
+export type RefreshInput = Static<typeof RefreshInput>;
 
 type Refreshed = { access_token: string; refresh_token?: string };
 

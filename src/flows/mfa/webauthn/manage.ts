@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../../context.js';
 import type { WebAuthnAuthenticator } from '../../../domain/authenticator.js';
 import { invalid, notAuthenticated, type Outcome } from '../../outcome.js';
@@ -9,6 +10,7 @@ import { describeAuthenticator, unverifiedAddressBlocks } from '../authenticator
 import { ensureRecoveryCodes, recordCodesRemoved } from '../recovery-codes.js';
 import { creation, heldChallenge, holdChallenge } from './ceremony.js';
 import { creationOptions, verifyCreation } from './relying-party.js';
+import { CredentialRef, KeyName } from './credential.js';
 import { recordEvent } from '../../../audit/recorder.js';
 
 // GET|POST|PUT|DELETE /account/authenticators/webauthn: security keys and
@@ -37,13 +39,21 @@ export async function beginRegistration(deps: Deps, ctx: RequestContext, passwor
   return { kind: 'webauthn_options', options: creation(options) };
 }
 
+/** POST's body. */
+export const AddKeyInput = Type.Object({
+  name: Type.Optional(KeyName),
+  credential: CredentialRef,
+  passwordless: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; the options decide.' })),
+});
+export type AddKeyInput = Static<typeof AddKeyInput>;
+
 /**
  * POST: adds the credential created for the session's last options. Recovery
  * codes come with the first second factor. A credential that does not
  * verify, or comes without options, answers incorrect_code (for the whole
  * request, as in the reference).
  */
-export async function addWebAuthn(deps: Deps, ctx: RequestContext, input: { name?: string; credential: Record<string, unknown> }): Promise<Outcome> {
+export async function addWebAuthn(deps: Deps, ctx: RequestContext, input: AddKeyInput): Promise<Outcome> {
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
   if (await unverifiedAddressBlocks(deps, user)) return { kind: 'conflict', errors: [{ code: 'unverified_email' }] };
@@ -67,8 +77,12 @@ export async function addWebAuthn(deps: Deps, ctx: RequestContext, input: { name
   return { kind: 'authenticator', authenticator: describeAuthenticator(deps, added.authenticator), meta: { recovery_codes_generated: added.recoveryCodes } };
 }
 
+/** PUT's body. */
+export const RenameKeyInput = Type.Object({ id: Type.Integer(), name: KeyName });
+export type RenameKeyInput = Static<typeof RenameKeyInput>;
+
 /** PUT: renames one of the account's keys. */
-export async function renameWebAuthnKey(deps: Deps, ctx: RequestContext, input: { id: number; name: string }): Promise<Outcome> {
+export async function renameWebAuthnKey(deps: Deps, ctx: RequestContext, input: RenameKeyInput): Promise<Outcome> {
   const { session, user } = ctx;
   if (!session || !user) return notAuthenticated;
   const name = input.name.trim();

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../../context.js';
 import { conflict, invalid, type Outcome } from '../../outcome.js';
 import { allOrNothing } from '../../../store/all-or-nothing.js';
@@ -7,11 +8,12 @@ import { findUserById } from '../../../store/users.js';
 import type { AuthMethod } from '../../../domain/session.js';
 import { nowSeconds } from '../../session-ops.js';
 import { advanceLogin, afterFirstFactor, isPending, passStage, pendingStage } from '../../login/pipeline.js';
-import { signup, type SignupInput } from '../../auth/signup.js';
+import { signup } from '../../auth/signup.js';
 import { underFailedLoginLimit } from '../code-check.js';
 import { creation, heldChallenge, holdChallenge, request, visitorSession } from './ceremony.js';
 import { assertedCredentialId, creationOptions, decoyKey, requestOptions, verifyAssertion, verifyCreation } from './relying-party.js';
 import { recordKeyUse } from './assertion.js';
+import { CredentialRef, KeyName } from './credential.js';
 import { recordEvent, recordFailure } from '../../../audit/recorder.js';
 
 // Passkeys as the only factor: login without a username
@@ -68,8 +70,12 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
   return (await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'credentials', email: user.email })))!;
 }
 
+/** POST /auth/webauthn/signup's body: the signup form without a password. */
+export const PasskeySignupInput = Type.Object({ email: Type.Optional(Type.String()), username: Type.Optional(Type.String()), phone: Type.Optional(Type.String()) });
+export type PasskeySignupInput = Static<typeof PasskeySignupInput>;
+
 /** POST /auth/webauthn/signup: a signup without a password; the login then waits for the passkey. */
-export function passkeySignup(deps: Deps, ctx: RequestContext, input: SignupInput): Promise<Outcome> {
+export function passkeySignup(deps: Deps, ctx: RequestContext, input: PasskeySignupInput): Promise<Outcome> {
   return signup(deps, ctx, input, { passkey: true });
 }
 
@@ -82,8 +88,12 @@ export async function beginPasskeySignup(deps: Deps, ctx: RequestContext): Promi
   return { kind: 'webauthn_options', options: creation(options) };
 }
 
+/** PUT /auth/webauthn/signup's body. */
+export const PasskeyInput = Type.Object({ name: Type.Optional(KeyName), credential: CredentialRef });
+export type PasskeyInput = Static<typeof PasskeyInput>;
+
 /** PUT /auth/webauthn/signup: registers the passkey and completes the login it was waiting for. */
-export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: { name?: string; credential: Record<string, unknown> }): Promise<Outcome> {
+export async function completePasskeySignup(deps: Deps, ctx: RequestContext, input: PasskeyInput): Promise<Outcome> {
   const stage = await pendingStage(deps, ctx, 'mfa_signup_webauthn');
   if (!isPending(stage)) return conflict;
   const name = input.name?.trim() || 'Master key';

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Credential } from '../../../flows/mfa/webauthn/credential.js';
 
 // Wire shapes of the MFA endpoints. As everywhere, response schemas are also
 // the serializers: no field reaches a client unless it is named here.
@@ -41,16 +42,6 @@ export const TotpSetupResponse = Type.Object(
 export const CodeBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64, description: 'A TOTP code or an unused recovery code.' }) });
 
 
-export const Credential = Type.Object(
-  {},
-  {
-    $id: 'Credential',
-    additionalProperties: true,
-    description:
-      'The PublicKeyCredential as JSON (`credential.toJSON()`): `{type: "public-key", id, rawId, authenticatorAttachment?, response: {clientDataJSON, attestationObject, transports?} | {clientDataJSON, authenticatorData, signature, userHandle?}, clientExtensionResults}`, binaries in base64url.',
-  },
-);
-
 const PublicKey = Type.Object({}, { additionalProperties: true, description: 'WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON / PublicKeyCredentialRequestOptionsJSON), binaries in base64url.' });
 
 export const WebAuthnOptionsResponse = Type.Object(
@@ -64,10 +55,5 @@ export const WebAuthnOptionsResponse = Type.Object(
   },
   { description: 'Options for the browser\'s WebAuthn call; the challenge in them is kept with the session and is good for one answer.' },
 );
-
-/** The credential, typed for the flows (which check it field by field). */
-export const CredentialRef = Type.Unsafe<Record<string, unknown>>(Type.Ref('Credential'));
-
-export const CredentialBody = Type.Object({ credential: CredentialRef });
 
 export const mfaSchemas = [Authenticator, Credential];

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ClientKind, Config } from '../../config/config.js';
-import { socialConfig } from '../social-views.js';
+import type { ClientKind, Config } from '../../../config/config.js';
+import { customEndpoint } from '../../endpoint.js';
+import { socialConfig } from '../../social-views.js';
 
 const ConfigResponse = Type.Object({
   status: Type.Integer(),
@@ -56,18 +56,15 @@ export function configBody(config: Config, client: ClientKind) {
   };
 }
 
-export function configRoutes(app: FastifyInstance, config: Config, client: ClientKind): void {
-  const body = configBody(config, client);
-  app.get(
-    '/config',
-    {
-      schema: {
-        tags: ['Configuration'],
-        summary: 'Server configuration',
-        description: 'The features this server has enabled, for a client to adapt its screens. Independent of the caller; fetch it once at start-up.',
-        response: { 200: ConfigResponse },
-      },
-    },
-    () => body,
-  );
-}
+export const config = customEndpoint({
+  method: 'GET',
+  path: '/config',
+  tags: ['Configuration'],
+  summary: 'Server configuration',
+  description: 'The features this server has enabled, for a client to adapt its screens. Independent of the caller; fetch it once at start-up.',
+  response: { 200: ConfigResponse },
+  handler: (deps, client) => {
+    const body = configBody(deps.config, client!);
+    return () => body;
+  },
+});
