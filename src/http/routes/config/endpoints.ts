@@ -65,6 +65,8 @@ export const config = customEndpoint({
   response: { 200: ConfigResponse },
   handler: (deps, client) => {
     const body = configBody(deps.config, client!);
-    return () => body;
+    // Serialised once, by the route's own serializer, on the first request: a JSON string is sent as it is.
+    let serialized: string | undefined;
+    return (_request, reply) => reply.type('application/json; charset=utf-8').send((serialized ??= reply.serialize(body) as string));
   },
 });
