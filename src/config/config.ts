@@ -14,6 +14,7 @@ import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js'
 import { readDependencySettings, type DependencySettings } from './dependencies.js';
 import { readMfaSettings, type MfaSettings } from './mfa.js';
 import { readAuditSettings, type AuditSettings } from './audit.js';
+import { readAdminSettings, type AdminSettings } from './admin.js';
 
 export { ConfigError };
 
@@ -79,6 +80,8 @@ export interface Config {
   mfa: MfaSettings;
   /** AUDIT_RETENTION_DAYS and the webhooks (WEBHOOK_*). */
   audit: AuditSettings;
+  /** The admin API and console: ADMIN_PORT, ADMIN_HOST, ADMIN_CONSOLE_ENABLED. */
+  admin: AdminSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -238,6 +241,7 @@ export function loadConfig(env: Env): Config {
     social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
     httpSecurity: readHttpSecurity(env),
     audit: readAuditSettings(env),
+    admin: readAdminSettings(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

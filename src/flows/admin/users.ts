@@ -2,7 +2,7 @@ import type { User } from '../../domain/user.js';
 import type { FieldError } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
-import { createUser, deleteUser, findLastLogin, isUserAdmin, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists } from '../../store/users.js';
+import { createUser, deleteUser, findLastLogin, findUserById, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
 import { findEmailAddress, listUserEmailAddresses } from '../../store/email-addresses.js';
 import { issueResetKey } from '../password/reset-key.js';
 import { sendPasswordReset } from '../../messaging/notices.js';
@@ -155,4 +155,24 @@ export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSou
   await sendPasswordReset(deps, address.email, { key });
   await recordEvent(deps, deps.db, source, 'password.reset_requested', { userId: user.id, detail: { email: address.email } });
   return { ok: true, email: address.email };
+}
+
+/** A user as an administrator sees them, or null. */
+export function userOverview(deps: AdminDeps, id: number): Promise<UserOverview | null> {
+  return findUserOverview(deps.db, id);
+}
+
+/** The account as the flows see it (for the changes above), or null. */
+export function userById(deps: AdminDeps, id: number): Promise<User | null> {
+  return findUserById(deps.db, id);
+}
+
+/** A page of users by id; see listUserOverviews for the filters. */
+export function findUsers(deps: AdminDeps, query: UserQuery): Promise<UserOverview[]> {
+  return listUserOverviews(deps.db, query);
+}
+
+/** Whether the user has the admin role (read on every console request: taking the role away takes effect at once). */
+export function hasAdminRole(deps: AdminDeps, userId: number): Promise<boolean> {
+  return isUserAdmin(deps.db, userId);
 }
