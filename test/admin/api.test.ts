@@ -33,6 +33,7 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
   it('is not served on the public listener', async () => {
     const response = await fetch(`${server().baseUrl}/admin/v1/users`, { headers: { authorization: `Bearer ${writer.key}` } });
     assert.equal(response.status, 404);
+    assert.equal((await response.json()).errors[0].code, 'not_found');
   });
 
   it('answers a missing, malformed, unknown, expired or revoked key with 401 in the envelope', async () => {
@@ -234,6 +235,8 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
     const page = await fetch(`${base}/admin/openapi.html`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /swagger-ui-bundle\.js/);
-    assert.equal((await fetch(`${base}/admin/openapi/static/swagger-ui-bundle.js`)).status, 200);
+    const bundle = await fetch(`${base}/admin/openapi/static/swagger-ui-bundle.js`);
+    assert.equal(bundle.status, 200);
+    await bundle.arrayBuffer();
   });
 });
