@@ -12,6 +12,9 @@ import { mfaSchemas } from '../routes/mfa/schemas.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerKeyAuth } from './key-auth.js';
 import { adminRoutes } from './routes/index.js';
+import { RequestObserver } from '../request-observer.js';
+import { lazyRequestLogger } from '../request-logger.js';
+import { AccessLog } from '../../observability/access-log.js';
 import { registerConsole } from './console/index.js';
 
 // The admin listener (ADMIN_PORT): the admin REST API under /admin/v1, its
@@ -30,6 +33,9 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   const { config } = deps;
   const app = Fastify({
     loggerInstance: (logger as FastifyBaseLogger).child({ listener: 'admin' }),
+    // One line per request as on the public listener: its route pattern, never its URL (queries carry addresses).
+    logController: new RequestObserver(deps.metrics, new AccessLog(logger), logger),
+    childLoggerFactory: lazyRequestLogger,
     genReqId: requestIdGenerator(config.trustedProxyCount),
     requestIdHeader: false,
     bodyLimit: config.requestBodyLimit,
