@@ -12,6 +12,7 @@ import { mfaSchemas } from '../routes/mfa/schemas.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerKeyAuth } from './key-auth.js';
 import { adminRoutes } from './routes/index.js';
+import { adminSchemas } from './schemas.js';
 import { RequestObserver } from '../request-observer.js';
 import { lazyRequestLogger } from '../request-logger.js';
 import { AccessLog } from '../../observability/access-log.js';
@@ -60,7 +61,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   });
   registerSecurityHeaders(app, config.httpSecurity);
   await app.register(cookie);
-  await registerAdminOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
+  await registerAdminOpenApi(app, [...sharedSchemas, ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);

@@ -5,6 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import { liveSessionsOf, revokeSessions } from '../../../flows/admin/sessions.js';
 import { refuse } from '../caller.js';
 import { sessionView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, Id, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['Sessions'];
@@ -14,7 +15,15 @@ export function sessionRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id/sessions',
-    { schema: { tags, summary: "A user's live sessions", description: `Oldest first, with device (user agent, IP) and last use. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    {
+      schema: {
+        tags,
+        summary: "A user's live sessions",
+        description: `Oldest first, with device (user agent, IP) and last use. 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminSession'))) }),
+      },
+    },
     async (request, reply) => {
       const user = await pathUser(deps, request.params.id, reply);
       if (!user) return reply;

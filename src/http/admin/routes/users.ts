@@ -9,6 +9,7 @@ import { refuse } from '../caller.js';
 import { addressView, phoneView, userView } from '../views.js';
 import { addressesOf } from '../../../flows/admin/email-addresses.js';
 import { phoneOf } from '../../../flows/admin/phones.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, decodeCursor, encodeCursor, invalidInput, Limit, limitOf, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['Users'];
@@ -73,6 +74,7 @@ export function userRoutes(scope: FastifyInstance, deps: Deps): void {
         summary: 'Find users, a page at a time',
         description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine. Errors: 400 \`invalid\` (param cursor or phone). ${COMMON_ERRORS}`,
         querystring: ListQuery,
+        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminUser')), { paged: true }) }),
       },
     },
     async (request, reply) => {
@@ -110,6 +112,7 @@ export function userRoutes(scope: FastifyInstance, deps: Deps): void {
         summary: 'Create a user',
         description: `With an address, a username or both, with or without a password, the address verified or not, under the rules of signup. 201 with the user. Records \`signup\`. Errors: 400 \`required\` (param email: neither address nor username), \`invalid\`, \`max_length\`, \`email_taken\`, \`username_taken\`, \`username_blacklisted\`, \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`. ${COMMON_ERRORS}`,
         body: CreateBody,
+        response: responses({ 201: envelope(Type.Ref('AdminUserDetails')) }),
       },
     },
     async (request, reply) => {
@@ -127,7 +130,15 @@ export function userRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id',
-    { schema: { tags, summary: 'Show a user', description: `The user with their addresses and phone number. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Show a user',
+        description: `The user with their addresses and phone number. 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
+      },
+    },
     async (request, reply) => {
       const found = await details(deps, Number(request.params.id));
       if (!found) return refuse(reply, 404, 'not_found', 'id');
@@ -144,6 +155,7 @@ export function userRoutes(scope: FastifyInstance, deps: Deps): void {
         description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
         params: UserParams,
         body: UpdateBody,
+        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
       },
     },
     async (request, reply) => {
