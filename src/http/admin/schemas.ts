@@ -48,6 +48,54 @@ export const AdminSession = Type.Object(
   { $id: 'AdminSession' },
 );
 
+export const AdminAuthenticator = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.String({ description: 'totp, recovery_codes or webauthn.' }),
+    created_at: Time,
+    last_used_at: Time,
+    name: Type.Optional(Type.String({ description: 'webauthn: the key\'s name.' })),
+    passkey: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'webauthn: a passkey (null: the browser did not say).' })),
+    recovery_codes: Type.Optional(Type.Object({ total: Type.Integer(), unused: Type.Integer() })),
+  },
+  { $id: 'AdminAuthenticator' },
+);
+
+export const AdminSocialAccount = Type.Object(
+  { id: Type.Integer(), provider: Type.String(), uid: Type.String(), display: Type.Optional(Type.String({ description: 'What the provider calls the account (its address or login), when it said.' })) },
+  { $id: 'AdminSocialAccount' },
+);
+
+export const AdminAuditEvent = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    occurred_at: Time,
+    type: Type.String(),
+    user_id: Type.Union([Type.Integer(), Type.Null()]),
+    ip: Type.String(),
+    user_agent: Type.String(),
+    outcome: Type.String({ description: 'success or failure.' }),
+    detail: Type.Object({}, { additionalProperties: true, description: 'method, provider, reason, actor, actor_id, ... never a secret.' }),
+  },
+  { $id: 'AdminAuditEvent' },
+);
+
+export const AdminDelivery = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    url: Type.String(),
+    status: Type.String({ description: 'pending, delivered or failed.' }),
+    attempts: Type.Integer(),
+    next_attempt_at: Time,
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Time,
+    finished_at: Time,
+  },
+  { $id: 'AdminDelivery' },
+);
+
 /** An error: the public API's envelope; the console's reauthentication_required also lists the ways to reauthenticate. */
 export const AdminError = Type.Object(
   {
@@ -58,7 +106,7 @@ export const AdminError = Type.Object(
   { $id: 'AdminError' },
 );
 
-export const adminSchemas: TSchema[] = [AdminUser, EmailAddress, PhoneNumber, AdminUserDetails, AdminSession, AdminError];
+export const adminSchemas: TSchema[] = [AdminUser, EmailAddress, PhoneNumber, AdminUserDetails, AdminSession, AdminAuthenticator, AdminSocialAccount, AdminAuditEvent, AdminDelivery, AdminError];
 
 /** `{status, data}` with `data` of the given shape, and `meta.next_cursor` for pages. */
 export function envelope(data: TSchema, options: { paged?: boolean } = {}): TSchema {

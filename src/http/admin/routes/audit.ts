@@ -6,6 +6,7 @@ import { auditEvents } from '../../../flows/admin/audit-trail.js';
 import { AUDIT_EVENT_TYPES } from '../../../domain/audit-event.js';
 import { refuse } from '../caller.js';
 import { eventView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, decodeCursor, encodeCursor, Limit, limitOf, ok } from './common.js';
 
 const tags = ['Audit trail'];
@@ -40,6 +41,7 @@ export function auditRoutes(scope: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Query the audit trail',
         description: `Security events, newest first, by user, type (${AUDIT_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}) and time (\`since\` inclusive, \`until\` exclusive); \`meta.next_cursor\` fetches older ones. Errors: 400 \`invalid\` (param type, since, until or cursor). ${COMMON_ERRORS}`,
+        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminAuditEvent')), { paged: true }) }),
         querystring: Query,
       },
     },

@@ -5,6 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import { authenticatorsOf, removeAuthenticator } from '../../../flows/admin/authenticators.js';
 import { refuse } from '../caller.js';
 import { authenticatorView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, Id, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['MFA authenticators'];
@@ -14,7 +15,7 @@ export function authenticatorRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id/authenticators',
-    { schema: { tags, summary: "A user's second factors", description: `TOTP, recovery codes, security keys and passkeys: type, dates, a key's name; never a secret or code. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    { schema: { tags, summary: "A user's second factors", description: `TOTP, recovery codes, security keys and passkeys: type, dates, a key's name; never a secret or code. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams, response: responses({ 200: envelope(Type.Array(Type.Ref('AdminAuthenticator'))) }) } },
     async (request, reply) => {
       const user = await pathUser(deps, request.params.id, reply);
       if (!user) return reply;

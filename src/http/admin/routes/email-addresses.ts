@@ -5,6 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import * as admin from '../../../flows/admin/email-addresses.js';
 import { refuse } from '../caller.js';
 import { addressView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, Id, invalidInput, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['Email addresses'];
@@ -15,7 +16,7 @@ export function emailAddressRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id/email-addresses',
-    { schema: { tags, summary: "A user's addresses", description: `Primary first. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    { schema: { tags, summary: "A user's addresses", description: `Primary first. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams, response: responses({ 200: envelope(Type.Array(Type.Ref('AdminEmailAddress'))) }) } },
     async (request, reply) => {
       const user = await pathUser(deps, request.params.id, reply);
       if (!user) return reply;

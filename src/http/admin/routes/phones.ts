@@ -5,6 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import * as admin from '../../../flows/admin/phones.js';
 import { refuse } from '../caller.js';
 import { phoneView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, invalidInput, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['Phone numbers'];
@@ -14,7 +15,7 @@ export function phoneRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id/phone',
-    { schema: { tags, summary: "A user's phone number", description: `\`data\` is null when they have none. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    { schema: { tags, summary: "A user's phone number", description: `\`data\` is null when they have none. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams, response: responses({ 200: envelope(Type.Union([Type.Ref('AdminPhoneNumber'), Type.Null()])) }) } },
     async (request, reply) => {
       const user = await pathUser(deps, request.params.id, reply);
       if (!user) return reply;

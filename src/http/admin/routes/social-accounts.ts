@@ -5,6 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import { disconnectSocialAccount, socialAccountsOf } from '../../../flows/admin/social-accounts.js';
 import { refuse } from '../caller.js';
 import { socialAccountView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, Id, ok, pathUser, sourceOf, UserParams } from './common.js';
 
 const tags = ['Social accounts'];
@@ -14,7 +15,7 @@ export function socialAccountRoutes(scope: FastifyInstance, deps: Deps): void {
 
   app.get(
     '/users/:id/social-accounts',
-    { schema: { tags, summary: "A user's provider accounts", description: `Provider and uid, oldest first. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    { schema: { tags, summary: "A user's provider accounts", description: `Provider and uid, oldest first. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams, response: responses({ 200: envelope(Type.Array(Type.Ref('AdminSocialAccount'))) }) } },
     async (request, reply) => {
       const user = await pathUser(deps, request.params.id, reply);
       if (!user) return reply;

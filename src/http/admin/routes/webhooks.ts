@@ -6,6 +6,7 @@ import { requeueWebhooks, undeliveredWebhooks } from '../../../flows/admin/webho
 import { errorBody } from '../../messages.js';
 import { refuse } from '../caller.js';
 import { deliveryView } from '../views.js';
+import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, decodeCursor, encodeCursor, Limit, limitOf, ok, sourceOf } from './common.js';
 
 const tags = ['Webhook deliveries'];
@@ -20,6 +21,7 @@ export function webhookRoutes(scope: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Undelivered webhook deliveries',
         description: `Pending and failed ones (or one status), newest first; \`meta.next_cursor\` fetches older ones. Errors: 400 \`invalid\` (param cursor). ${COMMON_ERRORS}`,
+        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminDelivery')), { paged: true }) }),
         querystring: Type.Object(
           {
             status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('failed')])),
