@@ -4,10 +4,15 @@ import { prepared } from './prepared.js';
 import type { User } from '../domain/user.js';
 
 // Users joined to their primary email address: the shape every flow needs.
-function selectUsers(conn: Conn) {
+// `afterId` repeats a page's lower bound on the addresses' side: PostgreSQL
+// then starts a merge join at it instead of reading every address before.
+function selectUsers(conn: Conn, afterId?: number) {
   return conn
     .selectFrom('users')
-    .leftJoin('email_addresses as e', (j) => j.onRef('e.user_id', '=', 'users.id').on('e.is_primary', '=', 1))
+    .leftJoin('email_addresses as e', (j) => {
+      const joined = j.onRef('e.user_id', '=', 'users.id').on('e.is_primary', '=', 1);
+      return afterId === undefined ? joined : joined.on('e.user_id', '>', afterId);
+    })
     .select([
       'users.id',
       'users.username',
@@ -88,8 +93,8 @@ export interface UserOverview {
   isAdmin: boolean;
 }
 
-function selectOverviews(conn: Conn) {
-  return selectUsers(conn).select(['users.created_at', 'users.last_login_at', 'users.is_admin']);
+function selectOverviews(conn: Conn, afterId?: number) {
+  return selectUsers(conn, afterId).select(['users.created_at', 'users.last_login_at', 'users.is_admin']);
 }
 
 function toOverview(row: UserRow & { created_at: number; last_login_at: number | null; is_admin: number }): UserOverview {
@@ -144,7 +149,7 @@ export function listUserQuery(conn: Conn, query: UserQuery) {
 }
 
 function userQuery(conn: Conn, query: UserQuery) {
-  let select = selectOverviews(conn).where('users.id', '>', query.afterId);
+  let select = selectOverviews(conn, query.afterId).where('users.id', '>', query.afterId);
   if (query.active !== undefined) select = select.where('users.is_active', '=', query.active ? 1 : 0);
   if (query.admin !== undefined) select = select.where('users.is_admin', '=', query.admin ? 1 : 0);
   if (query.id !== undefined) select = select.where('users.id', '=', query.id);
