@@ -60,6 +60,7 @@ describeEachDatabase('admin keys and role (CLI)', {}, ({ server }) => {
     assert.deepEqual(await cliJson(db(), ['users', 'set-admin', email]), { user_id: user.id, is_admin: true, changed: true });
     assert.deepEqual(await cliJson(db(), ['users', 'set-admin', email]), { user_id: user.id, is_admin: true, changed: false });
     assert.equal((await cliJson(db(), ['users', 'show', email])).is_admin, true);
+    assert.deepEqual((await cliJson(db(), ['users', 'list', '--admins'])).users.map((u: any) => u.id), [user.id]);
     assert.deepEqual(await cliJson(db(), ['users', 'unset-admin', `id:${user.id}`]), { user_id: user.id, is_admin: false, changed: true });
     const events = await listAuditEvents(server().app.deps.db, { userId: user.id, types: ['admin.granted', 'admin.revoked'], limit: 10 });
     assert.deepEqual(events.map((e) => e.type), ['admin.revoked', 'admin.granted']);

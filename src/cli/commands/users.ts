@@ -48,12 +48,13 @@ export function registerUserCommands(program: Command): void {
       .option('--limit <n>', 'at most this many users', wholeNumber(), 50)
       .option('--after <id>', 'only users with a higher id (the next page starts after the last id shown)', wholeNumber(), 0)
       .option('--active', 'only users who can log in')
-      .option('--disabled', 'only disabled users');
-  type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean };
+      .option('--disabled', 'only disabled users')
+      .option('--admins', 'only users with the admin role');
+  type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean; admins?: boolean };
   const list = (command: Command, opts: ListOptions, search?: string) =>
     runCommand(command, async (ctx) => {
       const active = opts.active ? true : opts.disabled ? false : undefined;
-      const found = await listUserOverviews(ctx.db, { afterId: opts.after, limit: opts.limit, search, active });
+      const found = await listUserOverviews(ctx.db, { afterId: opts.after, limit: opts.limit, search, active, admin: opts.admins ? true : undefined });
       const more = found.length === opts.limit ? `\n(more may follow: --after ${found.at(-1)!.id})` : '';
       return { json: { users: found.map(userJson), next_after: found.length === opts.limit ? found.at(-1)!.id : null }, text: usersText(found) + more };
     });
