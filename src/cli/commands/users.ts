@@ -7,9 +7,8 @@ import { createAccount } from '../users/create.js';
 import { setPassword } from '../users/password.js';
 import { setActive } from '../users/activation.js';
 import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
-import { listUserOverviews } from '../../store/users.js';
 import { cliSource } from '../../flows/audit.js';
-import { deleteAccount, setAdmin } from '../../flows/admin/users.js';
+import { deleteAccount, findUsers, setAdmin } from '../../flows/admin/users.js';
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('create, find, change and delete users');
@@ -54,7 +53,7 @@ export function registerUserCommands(program: Command): void {
   const list = (command: Command, opts: ListOptions, search?: string) =>
     runCommand(command, async (ctx) => {
       const active = opts.active ? true : opts.disabled ? false : undefined;
-      const found = await listUserOverviews(ctx.db, { afterId: opts.after, limit: opts.limit, search, active, admin: opts.admins ? true : undefined });
+      const found = await findUsers(ctx, { afterId: opts.after, limit: opts.limit, search, active, admin: opts.admins ? true : undefined });
       const more = found.length === opts.limit ? `\n(more may follow: --after ${found.at(-1)!.id})` : '';
       return { json: { users: found.map(userJson), next_after: found.length === opts.limit ? found.at(-1)!.id : null }, text: usersText(found) + more };
     });
