@@ -1,4 +1,4 @@
-import { readBool, readInt, readString, type Env } from './env.js';
+import { ConfigError, readBool, readInt, readString, type Env } from './env.js';
 
 // The admin REST API and console: off unless ADMIN_PORT is set, on a
 // listener of its own so that it can stay inside a private network.
@@ -12,8 +12,10 @@ export interface AdminSettings {
   console: boolean;
 }
 
-export function readAdminSettings(env: Env): AdminSettings {
+/** `taken`: the ports the public and metrics listeners use (0, any free port, clashes with nothing). */
+export function readAdminSettings(env: Env, taken: ReadonlyArray<number | undefined>): AdminSettings {
   const port = readString(env, 'ADMIN_PORT', '') === '' ? undefined : readInt(env, 'ADMIN_PORT', 0, { min: 0, max: 65535 });
+  if (port !== undefined && port !== 0 && taken.includes(port)) throw new ConfigError(`ADMIN_PORT: ${port} is PORT or METRICS_PORT already; the admin API needs a port of its own`);
   return {
     port,
     host: readString(env, 'ADMIN_HOST', '127.0.0.1'),
