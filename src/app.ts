@@ -23,6 +23,7 @@ import { readinessProbe, shuttingDown, type DependencyCheck } from './observabil
 import { metricsServer } from './observability/metrics-server.js';
 import { createSocialProviders } from './social/registry.js';
 import { startWebhookSender } from './messaging/webhooks/sender.js';
+import { createAdminServer } from './http/admin/server.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -40,6 +41,8 @@ export interface App {
   sweep(): Promise<void>;
   /** With METRICS_PORT: starts /metrics on its own port (resolves with its address); otherwise resolves with null. */
   listenMetrics(): Promise<AddressInfo | null>;
+  /** With ADMIN_PORT: starts the admin API and console on their own port (resolves with its address); otherwise resolves with null. */
+  listenAdmin(): Promise<AddressInfo | null>;
   /**
    * The first step of a shutdown: /readyz answers 503 and every response
    * closes its connection, while the server keeps accepting and serving
@@ -110,6 +113,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   // Flows log through the server's logger (with its bindings) once it exists.
   deps.log = http.log;
+  let admin: Awaited<ReturnType<typeof createAdminServer>> | null = null;
+  try {
+    admin = config.admin.port !== undefined ? await createAdminServer(deps, log) : null;
+  } catch (error) {
+    await http.close();
+    redis?.disconnect();
+    await closeDatabase(db);
+    throw error;
+  }
   const sweeper = startSweeper(
     db,
     () => deps.clock.now(),
@@ -144,6 +156,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       log.info({ host: address.address, port: address.port }, 'metrics listening');
       return address;
     },
+    async listenAdmin() {
+      if (!admin) return null;
+      const address = await admin.listen(config.admin.host, config.admin.port!);
+      log.info({ host: address.address, port: address.port }, 'admin API listening');
+      return address;
+    },
     sweep: () => sweeper.sweep(),
     beginShutdown() {
       stopping = true;
@@ -153,6 +171,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       // Before the database closes: the round in flight records its results.
       await sender?.stop();
       await separateMetrics?.close();
+      await admin?.close();
       await http.close();
       await deps.mailer.close();
       redis?.disconnect();

@@ -47,3 +47,4 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 await app.http.listen({ host: config.host, port: config.port });
 await app.listenMetrics();
+await app.listenAdmin();

@@ -12,12 +12,17 @@ import { insertDeliveries } from '../store/webhook-deliveries.js';
 // outbox rows go into the same transaction, so a committed event is always
 // delivered eventually and a rolled-back one never.
 
-/** Where an event comes from: a request (IP, user agent), or the admin CLI. */
+/** Who acted when not the user themselves: the admin CLI, an admin API key, an administrator in the console. */
+export type AuditActor = 'cli' | 'admin_api' | 'admin_console';
+
+/** Where an event comes from: a request (IP, user agent), or an admin front end. */
 export interface AuditSource {
   ip: string;
   userAgent: string;
   now: number;
-  actor?: 'cli';
+  actor?: AuditActor;
+  /** With `admin_api`: the key's id; with `admin_console`: the administrator's user id. */
+  actorId?: number;
 }
 
 export interface EventFields {
@@ -27,7 +32,11 @@ export interface EventFields {
 }
 
 export async function recordEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
-  const detail: AuditDetail = { ...fields.detail, ...(source.actor ? { actor: source.actor } : {}) };
+  const detail: AuditDetail = {
+    ...fields.detail,
+    ...(source.actor ? { actor: source.actor } : {}),
+    ...(source.actorId !== undefined ? { actor_id: source.actorId } : {}),
+  };
   const event = {
     eventId: `evt_${randomUUID().replaceAll('-', '')}`,
     occurredAt: source.now,
@@ -78,4 +87,14 @@ export function loginDetail(methods: AuthMethod[]): AuditDetail {
 /** The admin command line as a source: no address or user agent, the actor says who. */
 export function cliSource(now: number): AuditSource {
   return { ip: '', userAgent: '', now, actor: 'cli' };
+}
+
+/** A request to the admin API, made with the key `keyId`. */
+export function adminApiSource(request: { ip: string; userAgent: string }, now: number, keyId: number): AuditSource {
+  return { ip: request.ip, userAgent: request.userAgent, now, actor: 'admin_api', actorId: keyId };
+}
+
+/** A request from the admin console, made by the administrator `adminId`. */
+export function adminConsoleSource(request: { ip: string; userAgent: string }, now: number, adminId: number): AuditSource {
+  return { ip: request.ip, userAgent: request.userAgent, now, actor: 'admin_console', actorId: adminId };
 }

@@ -13,7 +13,8 @@ export type CliErrorCode =
   | 'cancelled'
   | 'source_error'
   | 'source_mismatch'
-  | 'not_failed';
+  | 'not_failed'
+  | 'invalid';
 
 export interface CliErrorItem {
   code: string;

@@ -14,6 +14,7 @@ import { readHttpSecurity, type HttpSecuritySettings } from './http-security.js'
 import { readDependencySettings, type DependencySettings } from './dependencies.js';
 import { readMfaSettings, type MfaSettings } from './mfa.js';
 import { readAuditSettings, type AuditSettings } from './audit.js';
+import { readAdminSettings, type AdminSettings } from './admin.js';
 
 export { ConfigError };
 
@@ -79,6 +80,8 @@ export interface Config {
   mfa: MfaSettings;
   /** AUDIT_RETENTION_DAYS and the webhooks (WEBHOOK_*). */
   audit: AuditSettings;
+  /** The admin API and console: ADMIN_PORT, ADMIN_HOST, ADMIN_CONSOLE_ENABLED. */
+  admin: AdminSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -210,12 +213,14 @@ export function loadConfig(env: Env): Config {
   if (production) checkProductionSettings(env, loginMethods.includes('phone') || signupFields.phone !== undefined);
   const host = readString(env, 'HOST', '127.0.0.1');
   const accountManagement = readAccountManagement(env);
+  const port = readInt(env, 'PORT', 8000, { min: 0, max: 65535 });
+  const operations = readOperations(env, host);
 
   const config: Omit<Config, 'mfa'> = {
     production,
     warnings,
     host,
-    port: readInt(env, 'PORT', 8000, { min: 0, max: 65535 }),
+    port,
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     dataDir: readString(env, 'DATA_DIR', './data'),
     databaseUrl: readDatabaseUrl(env),
@@ -234,10 +239,11 @@ export function loadConfig(env: Env): Config {
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),
     frontendUrls: readFrontendUrls(env),
     tokens: readTokenSettings(env),
-    operations: readOperations(env, host),
+    operations,
     social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
     httpSecurity: readHttpSecurity(env),
     audit: readAuditSettings(env),
+    admin: readAdminSettings(env, [port, operations.metrics.port]),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

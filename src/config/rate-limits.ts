@@ -17,6 +17,7 @@ export const ACTIONS = [
   'confirm_email',
   'verify_phone',
   'passkey_login_session',
+  'admin_key_failed',
 ] as const;
 
 export type Action = (typeof ACTIONS)[number];
@@ -63,6 +64,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<Action, string>> = Object.free
   // Not the reference's: each visitor without a session costs
   // GET /auth/webauthn/login a stored one, so they are counted like logins.
   passkey_login_session: '30/m/ip',
+  // Not the reference's: requests to the admin API with a missing, unknown,
+  // expired or revoked key.
+  admin_key_failed: '10/m/ip',
 });
 
 export const CONFIRM_EMAIL_BY_CODE_RATE_LIMIT = '1/10s/key';

@@ -28,6 +28,14 @@ export const AUDIT_EVENT_TYPES = [
   'social.disconnected',
   'reauthenticated',
   'webhook.requeued',
+  'username.changed',
+  'phone.removed',
+  'password.reset_requested',
+  'admin.granted',
+  'admin.revoked',
+  'admin_key.created',
+  'admin_key.revoked',
+  'admin_key.expiry_changed',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -58,8 +66,14 @@ export interface AuditDetail {
   /** A security key's id, as the API and CLI list it. */
   authenticator_id?: number;
   reason?: AuditFailureReason | AuditChangeReason;
-  /** Who acted when not the user themselves: `cli` for the admin command line. */
-  actor?: 'cli';
+  /** Who acted when not the user themselves: `cli` (the admin command line), `admin_api` (a key), `admin_console` (an administrator). */
+  actor?: 'cli' | 'admin_api' | 'admin_console';
+  /** The admin API key's id (`admin_api`) or the administrator's user id (`admin_console`). */
+  actor_id?: number;
+  /** An admin API key an event concerns. */
+  key_id?: number;
+  /** A username an event concerns (the new one of `username.changed`). */
+  username?: string;
   /** An address the event concerns, as the user typed or has it. */
   email?: string;
   phone?: string;

@@ -12,7 +12,18 @@ export type HttpErrorCode =
   | 'method_not_allowed'
   | 'csrf_failed'
   | 'not_ready'
-  | 'server_error';
+  | 'server_error'
+  // The admin API and console (http/admin).
+  | 'invalid_api_key'
+  | 'insufficient_scope'
+  | 'too_many_requests'
+  | 'not_authenticated'
+  | 'admin_required'
+  | 'mfa_required'
+  | 'reauthentication_required'
+  | 'not_failed'
+  | 'no_email_address'
+  | 'password_reset_by_code';
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
 
@@ -73,6 +84,16 @@ const MESSAGES: Record<WireErrorCode, string> = {
   csrf_failed: 'CSRF token missing or incorrect. Send the csrftoken cookie value in the X-CSRFToken header.',
   not_ready: 'A dependency of this instance is not answering.',
   server_error: 'Something went wrong on our side.',
+  invalid_api_key: 'Send a valid admin API key as "Authorization: Bearer <key>"; this one is missing, unknown, expired or revoked.',
+  insufficient_scope: 'This admin API key may only read (scope read); changes need a key with scope write.',
+  too_many_requests: 'Too many requests with a bad key. Try again later.',
+  not_authenticated: 'Sign in first.',
+  admin_required: 'This account does not have the admin role.',
+  mfa_required: 'The admin console needs a login with a second factor: set one up, then sign in again.',
+  reauthentication_required: 'Confirm your password or a code again before making changes.',
+  not_failed: 'Only failed deliveries can be requeued.',
+  no_email_address: 'The user has no email address to send the link to.',
+  password_reset_by_code: 'Password reset is by code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED): the user asks for the code themselves.',
 };
 
 export function errorBody(status: number, errors: Array<FieldError | { code: HttpErrorCode; param?: string; message?: string }>) {

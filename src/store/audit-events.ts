@@ -37,6 +37,8 @@ export interface AuditFilter {
   types?: string[];
   /** Milliseconds: only events at or after this time. */
   since?: number;
+  /** Milliseconds: only events before this time. */
+  until?: number;
   /** Only events with a lower id (the next page of a listing). */
   beforeId?: number;
   limit: number;
@@ -48,6 +50,7 @@ export async function listAuditEvents(conn: Conn, filter: AuditFilter): Promise<
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.types?.length) query = query.where('type', 'in', filter.types);
   if (filter.since !== undefined) query = query.where('occurred_at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('occurred_at', '<', filter.until);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   const rows = await query.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   return rows.map((r) => ({

@@ -69,6 +69,25 @@ export async function setVerifiedPhone(tx: Tx, userId: number, phone: string, no
   if (updated.numUpdatedRows === 0n) await insertPhone(tx, { userId, phone, verified: true, now });
 }
 
+/** Removes the user's number; false when they had none. */
+export async function deletePhoneOfUser(conn: Conn, userId: number): Promise<boolean> {
+  const result = await conn.deleteFrom('phone_numbers').where('user_id', '=', userId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Makes `phone` the user's number, verified or not, replacing any previous
+ * one. Throws a unique violation when another account holds the number.
+ */
+export async function replacePhone(tx: Tx, userId: number, phone: string, verified: boolean, now: number): Promise<void> {
+  const updated = await tx
+    .updateTable('phone_numbers')
+    .set({ phone, verified: verified ? 1 : 0, created_at: now })
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) await insertPhone(tx, { userId, phone, verified, now });
+}
+
 /** A unique constraint failed (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE): someone else won a race. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

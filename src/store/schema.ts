@@ -15,6 +15,8 @@ export interface UsersTable {
   last_login_at: number | null;
   /** Bumped on every password change; one-time keys issued before it die. */
   password_changed_at: number;
+  /** 1: may use the admin console (set with `users set-admin`). */
+  is_admin: Generated<number>;
 }
 
 export interface EmailAddressesTable {
@@ -202,6 +204,21 @@ export interface Database {
   import_records: ImportRecordsTable;
   audit_events: AuditEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  admin_api_keys: AdminApiKeysTable;
+}
+
+/** Keys of the admin REST API; see migrations/013_admin.ts. */
+export interface AdminApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  scope: string;
+  prefix: string;
+  /** SHA-256 (hex) of the whole key; the key itself is never stored. */
+  key_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
 }
 
 /** Security events; `user_id` is kept after the user is deleted. */

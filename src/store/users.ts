@@ -4,10 +4,15 @@ import { prepared } from './prepared.js';
 import type { User } from '../domain/user.js';
 
 // Users joined to their primary email address: the shape every flow needs.
-function selectUsers(conn: Conn) {
+// `afterId` repeats a page's lower bound on the addresses' side: PostgreSQL
+// then starts a merge join at it instead of reading every address before.
+function selectUsers(conn: Conn, afterId?: number) {
   return conn
     .selectFrom('users')
-    .leftJoin('email_addresses as e', (j) => j.onRef('e.user_id', '=', 'users.id').on('e.is_primary', '=', 1))
+    .leftJoin('email_addresses as e', (j) => {
+      const joined = j.onRef('e.user_id', '=', 'users.id').on('e.is_primary', '=', 1);
+      return afterId === undefined ? joined : joined.on('e.user_id', '>', afterId);
+    })
     .select([
       'users.id',
       'users.username',
@@ -84,13 +89,15 @@ export interface UserOverview {
   passwordHash: string | null;
   createdAt: number;
   lastLoginAt: number | null;
+  /** May use the admin console. */
+  isAdmin: boolean;
 }
 
-function selectOverviews(conn: Conn) {
-  return selectUsers(conn).select(['users.created_at', 'users.last_login_at']);
+function selectOverviews(conn: Conn, afterId?: number) {
+  return selectUsers(conn, afterId).select(['users.created_at', 'users.last_login_at', 'users.is_admin']);
 }
 
-function toOverview(row: UserRow & { created_at: number; last_login_at: number | null }): UserOverview {
+function toOverview(row: UserRow & { created_at: number; last_login_at: number | null; is_admin: number }): UserOverview {
   return {
     id: row.id,
     username: row.username,
@@ -100,6 +107,7 @@ function toOverview(row: UserRow & { created_at: number; last_login_at: number |
     passwordHash: row.password_hash,
     createdAt: row.created_at,
     lastLoginAt: row.last_login_at,
+    isAdmin: row.is_admin === 1,
   };
 }
 
@@ -108,13 +116,53 @@ export async function findUserOverview(conn: Conn, id: number): Promise<UserOver
   return row ? toOverview(row) : null;
 }
 
+export interface UserQuery {
+  afterId: number;
+  limit: number;
+  /** Part of a username or of any address (a scan: fine for a console, slow on millions of users). */
+  search?: string;
+  active?: boolean;
+  admin?: boolean;
+  /** Exact matches, each on a unique index. */
+  id?: number;
+  email?: string;
+  username?: string;
+  /** E.164. */
+  phone?: string;
+}
+
 /**
- * Users by id, a page at a time (those after `afterId`); `search` matches
- * part of a username or of any of a user's addresses, case-insensitively.
+ * Users by id, a page at a time (those after `afterId`: keyset paging on the
+ * primary key, as fast on page 10,000 as on the first, and never skipping or
+ * repeating a user however many are added meanwhile). `search` matches part
+ * of a username or of any of a user's addresses, case-insensitively;
+ * `email`, `username`, `phone` and `id` match exactly.
  */
-export async function listUserOverviews(conn: Conn, query: { afterId: number; limit: number; search?: string; active?: boolean }): Promise<UserOverview[]> {
-  let select = selectOverviews(conn).where('users.id', '>', query.afterId);
+export async function listUserOverviews(conn: Conn, query: UserQuery): Promise<UserOverview[]> {
+  const rows = await userQuery(conn, query).execute();
+  return rows.map(toOverview);
+}
+
+/** The SQL of listUserOverviews, for a look at its plan (bench/admin-paging.ts). */
+export function listUserQuery(conn: Conn, query: UserQuery) {
+  return userQuery(conn, query).compile();
+}
+
+function userQuery(conn: Conn, query: UserQuery) {
+  let select = selectOverviews(conn, query.afterId).where('users.id', '>', query.afterId);
   if (query.active !== undefined) select = select.where('users.is_active', '=', query.active ? 1 : 0);
+  if (query.admin !== undefined) select = select.where('users.is_admin', '=', query.admin ? 1 : 0);
+  if (query.id !== undefined) select = select.where('users.id', '=', query.id);
+  if (query.username !== undefined) select = select.where('users.username_lower', '=', query.username.toLowerCase());
+  // The exact filters drive from their unique index (an IN list the planner
+  // reads first) rather than a check per user along the id order, which
+  // would read every user before the one that matches.
+  if (query.email !== undefined) {
+    select = select.where('users.id', 'in', conn.selectFrom('email_addresses as exact').select('exact.user_id').where('exact.email_lower', '=', query.email.toLowerCase()));
+  }
+  if (query.phone !== undefined) {
+    select = select.where('users.id', 'in', conn.selectFrom('phone_numbers as p').select('p.user_id').where('p.phone', '=', query.phone));
+  }
   if (query.search) {
     // LIKE with its wildcards escaped: the text is matched as typed.
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -131,8 +179,54 @@ export async function listUserOverviews(conn: Conn, query: { afterId: number; li
       ]),
     );
   }
-  const rows = await select.orderBy('users.id').limit(query.limit).execute();
-  return rows.map(toOverview);
+  return select.orderBy('users.id').limit(query.limit);
+}
+
+/** Gives or takes the admin role; false when there is no such user. */
+export async function setUserAdmin(conn: Conn, userId: number, admin: boolean): Promise<boolean> {
+  const result = await conn.updateTable('users').set({ is_admin: admin ? 1 : 0 }).where('id', '=', userId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Whether the user (active or not) has the admin role. */
+export async function isUserAdmin(conn: Conn, userId: number): Promise<boolean> {
+  const row = await conn.selectFrom('users').select('is_admin').where('id', '=', userId).executeTakeFirst();
+  return row?.is_admin === 1;
+}
+
+/** Sets the username (null: none); false when it is taken meanwhile (the unique index decides). */
+export async function setUsername(tx: Tx, userId: number, username: string | null): Promise<boolean> {
+  const update = tx.updateTable('users').set({ username, username_lower: username?.toLowerCase() ?? null }).where('id', '=', userId);
+  const guarded =
+    username === null
+      ? update
+      : update.where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('users as other').select('other.id').where('other.username_lower', '=', username.toLowerCase()).whereRef('other.id', '<>', 'users.id'))),
+        );
+  const result = await guarded.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Many users with their primary addresses in a few statements (500 rows
+ * each): for seeding large databases (tests, benchmarks). No checks: the
+ * caller brings unique names and addresses.
+ */
+export async function insertUsersInBulk(tx: Tx, users: ReadonlyArray<{ username: string | null; email: string | null; verified: boolean }>, now: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < users.length; start += 500) {
+    const chunk = users.slice(start, start + 500);
+    const rows = await tx
+      .insertInto('users')
+      .values(chunk.map((u) => ({ username: u.username, username_lower: u.username?.toLowerCase() ?? null, password_hash: null, created_at: now, password_changed_at: now })))
+      .returning('id')
+      .execute();
+    const made = rows.map((r) => r.id).sort((a, b) => a - b);
+    const addresses = chunk.flatMap((u, i) => (u.email ? [{ user_id: made[i]!, email: u.email, email_lower: u.email.toLowerCase(), verified: u.verified ? 1 : 0, is_primary: 1, created_at: now }] : []));
+    if (addresses.length > 0) await tx.insertInto('email_addresses').values(addresses).execute();
+    ids.push(...made);
+  }
+  return ids;
 }
 
 /** Enables or disables login for the user; false when there is no such user. */

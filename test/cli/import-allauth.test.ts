@@ -121,7 +121,9 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     assert.deepEqual(summary.conflicts, []);
     assert.deepEqual(summary.password_hashes, { pbkdf2_sha256: 9, unusable: 1, argon2: 1, bcrypt_sha256: 1, scrypt: 1 });
     assert.deepEqual(summary.unverifiable_password_hashes, {});
-    assert.deepEqual(summary.fields_not_imported, { 'first_name/last_name': 11, 'is_staff/is_superuser': 1 });
+    assert.deepEqual(summary.fields_not_imported, { 'first_name/last_name': 11 });
+    // root, made by createsuperuser, is the one is_staff/is_superuser user: it gets the admin role.
+    assert.equal(summary.admins, 1);
     assert.deepEqual(summary.not_imported, []);
     assert.deepEqual(
       summary.social_providers.map((p: any) => [p.source, p.accounts, p.provider_id, p.type, p.configured_here]),
@@ -143,6 +145,7 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     for (const user of users) {
       const expected = USERS[user.username!]!;
       assert.equal(user.is_active, expected.active ? 1 : 0, user.username!);
+      assert.equal(user.is_admin, user.username === 'root' ? 1 : 0, user.username!);
       assert.equal(new Date(user.created_at).toISOString(), expected.joined, user.username!);
       assert.equal(new Date(user.last_login_at!).toISOString(), expected.lastLogin, user.username!);
       const addresses = await db.selectFrom('email_addresses').select(['email', 'verified', 'is_primary']).where('user_id', '=', user.id).orderBy('id').execute();

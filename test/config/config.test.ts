@@ -185,6 +185,17 @@ describe('operations and key rotation settings', () => {
     rejects({ SHUTDOWN_DRAIN_DELAY_MS: '-1' }, 'SHUTDOWN_DRAIN_DELAY_MS');
   });
 
+  it('the admin API is off by default; ADMIN_PORT turns it on, on loopback unless ADMIN_HOST says otherwise', () => {
+    assert.equal(loadConfig({}).admin.port, undefined);
+    const admin = loadConfig({ HOST: '0.0.0.0', ADMIN_PORT: '9100' }).admin;
+    assert.deepEqual(admin, { port: 9100, host: '127.0.0.1', console: true });
+    assert.equal(loadConfig({ ADMIN_PORT: '9100', ADMIN_HOST: '10.0.0.5', ADMIN_CONSOLE_ENABLED: 'false' }).admin.host, '10.0.0.5');
+    rejects({ ADMIN_PORT: '8000' }, 'ADMIN_PORT');
+    rejects({ ADMIN_PORT: '9100', METRICS_PORT: '9100' }, 'ADMIN_PORT');
+    rejects({ ADMIN_PORT: 'ninety' }, 'ADMIN_PORT');
+    rejects({ ADMIN_PORT: '9100', ADMIN_CONSOLE_ENABLED: 'maybe' }, 'ADMIN_CONSOLE_ENABLED');
+  });
+
   it('SECRET_KEY_FALLBACKS takes a JSON array or a comma-separated list of long secrets', () => {
     const old1 = 'old-secret-key-number-one-0123456789abcdef';
     const old2 = 'old-secret-key-number-two-0123456789abcdef';

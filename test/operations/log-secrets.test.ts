@@ -2,10 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, type ApiResponse } from '../support/client.js';
-import { startServerProcess, type ServerProcess } from '../support/process-server.js';
+import { freePort, startServerProcess, type ServerProcess } from '../support/process-server.js';
+import { cliJson } from '../cli/support.js';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { codeFromMail, keyFromMail, nthMail, uniqueEmail } from '../support/accounts.js';
+import { codeFromMail, keyFromMail, mailsTo, nthMail, uniqueEmail } from '../support/accounts.js';
 import { resetKeyFromMail } from '../account/helpers.js';
 import { rsaPrivateKeyPem } from '../tokens/support.js';
 import { Secret, TOTP } from 'otpauth';
@@ -27,11 +28,14 @@ describe('logs of a full run hold no secret', () => {
   };
   const secretKey = randomBytes(36).toString('base64url');
   const privateKey = rsaPrivateKeyPem('log-secrets');
+  let adminPort: number;
 
   before(async () => {
     database = await createTestDatabase('sqlite');
     mail = await startSmtpSink();
+    adminPort = await freePort();
     server = await startServerProcess({
+      ADMIN_PORT: String(adminPort),
       LOG_LEVEL: 'trace',
       DATABASE_URL: database.url,
       SMTP_URL: mail.url,
@@ -133,6 +137,29 @@ describe('logs of a full run hold no secret', () => {
     assert.equal((await second.post('/auth/2fa/authenticate', { code: wrongTotp })).status, 400);
     assert.equal(collect(await second.post('/auth/2fa/authenticate', { code: recovery[0] }), second).status, 200);
     assert.equal((await second.post('/auth/2fa/reauthenticate', { code: recovery[1] })).status, 200);
+
+    // The admin API: its key (made with the CLI), a password it sets, the reset link it mails.
+    const made = await cliJson(database.url, ['admin-keys', 'create', '--name', 'logs', '--scope', 'write'], { env: { SECRET_KEY: secretKey } });
+    keep('admin API key', made.key);
+    keep('admin API key secret', made.key.slice(12));
+    const admin = (method: string, path: string, body?: unknown, key = made.key) =>
+      fetch(`http://127.0.0.1:${adminPort}/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const found = await admin('GET', `/users?email=${encodeURIComponent(email)}`);
+    assert.equal(found.status, 200);
+    const userId = found.body.data[0].id;
+    const adminPassword = 'password the admin set';
+    keep('password set by the admin API', adminPassword);
+    assert.equal((await admin('POST', `/users/${userId}/password`, { password: adminPassword })).status, 200);
+    const mailed = mailsTo(mail, email).length;
+    assert.equal((await admin('POST', `/users/${userId}/password-reset`)).status, 200);
+    keep('reset key mailed by the admin API', resetKeyFromMail(await nthMail(mail, email, mailed + 1)));
+    const wrongKey = `hak_${randomBytes(32).toString('base64url')}`;
+    keep('unknown admin API key', wrongKey);
+    assert.equal((await admin('GET', '/users', undefined, wrongKey)).status, 401);
 
     await server.stop();
     const output = server.output();

@@ -1,6 +1,5 @@
 import type { CliContext } from '../context.js';
 import { AUTHENTICATOR_TYPES, type Authenticator, type AuthenticatorType } from '../../domain/authenticator.js';
-import { isUsed } from '../../security/recovery-codes.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
 import { cliSource } from '../../audit/recorder.js';
@@ -9,28 +8,8 @@ import * as admin from '../../flows/admin/authenticators.js';
 // A user's second factors as an administrator sees them: what they are and
 // when they were used, never a secret (no TOTP secret, seed or code).
 
-/** What the CLI shows of an authenticator. */
-export interface AuthenticatorView {
-  id: number;
-  type: AuthenticatorType;
-  createdAt: number;
-  lastUsedAt: number | null;
-  /** WebAuthn: its name, and whether it is a passkey (null: the browser did not say). */
-  key?: { name: string; passkey: boolean | null };
-  /** Unused recovery codes out of the configured count, read from the used-code mask alone. */
-  recoveryCodes?: { total: number; unused: number };
-}
-
-export function viewAuthenticator(a: Authenticator, recoveryCodeCount: number): AuthenticatorView {
-  const view: AuthenticatorView = { id: a.id, type: a.type, createdAt: a.createdAt, lastUsedAt: a.lastUsedAt };
-  if (a.type === 'webauthn') view.key = { name: a.name, passkey: a.passwordless };
-  if (a.type === 'recovery_codes') {
-    let unused = 0;
-    for (let i = 0; i < recoveryCodeCount; i++) if (!isUsed(a.usedMask, i)) unused++;
-    view.recoveryCodes = { total: recoveryCodeCount, unused };
-  }
-  return view;
-}
+export { viewAuthenticator, type AuthenticatorView } from '../../flows/admin/authenticators.js';
+import type { AuthenticatorView } from '../../flows/admin/authenticators.js';
 
 export function authenticatorJson(a: AuthenticatorView) {
   return {

@@ -5,7 +5,7 @@ import { CliError } from '../errors.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { parseSince } from '../audit/since.js';
 import { deliveriesText, deliveryJson, eventJson, eventsText } from '../audit/view.js';
-import { listAuditEvents } from '../../store/audit-events.js';
+import { auditEvents } from '../../flows/admin/audit-trail.js';
 import { listDeliveries, type DeliveryStatus } from '../../store/webhook-deliveries.js';
 import { AUDIT_EVENT_TYPES } from '../../domain/audit-event.js';
 import type { Conn } from '../../store/db.js';
@@ -44,7 +44,7 @@ export function registerAuditCommands(program: Command): void {
     .action((opts: { user?: string; type?: string[]; since?: number; limit: number; before?: number }, command: Command) =>
       runCommand(command, async (ctx) => {
         const userId = opts.user === undefined ? undefined : await userIdOf(ctx.db, opts.user);
-        const events = await listAuditEvents(ctx.db, { userId, types: opts.type, since: opts.since, beforeId: opts.before, limit: opts.limit });
+        const events = await auditEvents(ctx, { userId, types: opts.type, since: opts.since, beforeId: opts.before, limit: opts.limit });
         const full = events.length === opts.limit;
         const more = full ? `\n(more may follow: --before ${events.at(-1)!.id})` : '';
         return { json: { events: events.map(eventJson), next_before: full ? events.at(-1)!.id : null }, text: eventsText(events) + more };

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { runCommand } from '../context.js';
 import { confirm } from '../prompt.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
-import { authenticatorJson, authenticatorsText, removeAuthenticators, selectAuthenticators, viewAuthenticator } from '../authenticators/manage.js';
+import { authenticatorJson, authenticatorsText, removeAuthenticators, selectAuthenticators } from '../authenticators/manage.js';
+import { authenticatorsOf } from '../../flows/admin/authenticators.js';
 import { listAuthenticators } from '../../store/mfa-authenticators.js';
 
 export function registerAuthenticatorCommands(program: Command): void {
@@ -15,7 +16,7 @@ export function registerAuthenticatorCommands(program: Command): void {
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
         const user = await resolveUser(ctx.db, ref);
-        const found = (await listAuthenticators(ctx.db, user.id)).map((a) => viewAuthenticator(a, ctx.config.mfa.recoveryCodes.count));
+        const found = await authenticatorsOf(ctx, user.id);
         return { json: { user_id: user.id, authenticators: found.map(authenticatorJson) }, text: authenticatorsText(found) };
       }),
     );

@@ -3,8 +3,7 @@ import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { sessionJson, sessionsText } from '../sessions/manage.js';
-import { revokeSessions } from '../../flows/admin/sessions.js';
-import { listUserSessions } from '../../store/sessions.js';
+import { liveSessionsOf, revokeSessions } from '../../flows/admin/sessions.js';
 import { cliSource } from '../../audit/recorder.js';
 
 export function registerSessionCommands(program: Command): void {
@@ -17,7 +16,7 @@ export function registerSessionCommands(program: Command): void {
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
         const user = await resolveUser(ctx.db, ref);
-        const live = await listUserSessions(ctx.db, user.id, ctx.now());
+        const live = await liveSessionsOf(ctx, user.id, ctx.now());
         return { json: { user_id: user.id, sessions: live.map(sessionJson) }, text: sessionsText(live) };
       }),
     );

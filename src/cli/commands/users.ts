@@ -7,8 +7,8 @@ import { createAccount } from '../users/create.js';
 import { setPassword } from '../users/password.js';
 import { setActive } from '../users/activation.js';
 import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
-import { deleteUser, listUserOverviews } from '../../store/users.js';
-import { cliSource, recordEvent } from '../../audit/recorder.js';
+import { cliSource } from '../../audit/recorder.js';
+import { deleteAccount, findUsers, setAdmin } from '../../flows/admin/users.js';
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('create, find, change and delete users');
@@ -47,12 +47,13 @@ export function registerUserCommands(program: Command): void {
       .option('--limit <n>', 'at most this many users', wholeNumber(), 50)
       .option('--after <id>', 'only users with a higher id (the next page starts after the last id shown)', wholeNumber(), 0)
       .option('--active', 'only users who can log in')
-      .option('--disabled', 'only disabled users');
-  type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean };
+      .option('--disabled', 'only disabled users')
+      .option('--admins', 'only users with the admin role');
+  type ListOptions = { limit: number; after: number; active?: boolean; disabled?: boolean; admins?: boolean };
   const list = (command: Command, opts: ListOptions, search?: string) =>
     runCommand(command, async (ctx) => {
       const active = opts.active ? true : opts.disabled ? false : undefined;
-      const found = await listUserOverviews(ctx.db, { afterId: opts.after, limit: opts.limit, search, active });
+      const found = await findUsers(ctx, { afterId: opts.after, limit: opts.limit, search, active, admin: opts.admins ? true : undefined });
       const more = found.length === opts.limit ? `\n(more may follow: --after ${found.at(-1)!.id})` : '';
       return { json: { users: found.map(userJson), next_after: found.length === opts.limit ? found.at(-1)!.id : null }, text: usersText(found) + more };
     });
@@ -107,10 +108,30 @@ export function registerUserCommands(program: Command): void {
       runCommand(command, async (ctx) => {
         const user = await resolveUser(ctx.db, ref);
         await confirm(`Delete user ${user.id} (${user.username ?? user.email ?? 'no name'}) for good?`, opts.yes);
-        await ctx.db.transaction().execute(async (tx) => {
-          if (await deleteUser(tx, user.id)) await recordEvent(ctx, tx, cliSource(ctx.now()), 'account.deleted', { userId: user.id });
-        });
+        await deleteAccount(ctx, cliSource(ctx.now()), user);
         return { json: { user_id: user.id, deleted: true }, text: `user ${user.id} deleted` };
       }),
     );
+
+  for (const [name, admin] of [['set-admin', true], ['unset-admin', false]] as const) {
+    users
+      .command(name)
+      .description(
+        admin
+          ? 'give a user the admin role: they may sign in to the admin console (with a password and a second factor)'
+          : 'take the admin role away; their console sessions stop working at their next request',
+      )
+      .argument('<user>', USER_REF_HELP)
+      .addHelpText('after', `\nRecords ${admin ? 'admin.granted' : 'admin.revoked'} (nothing when the user already ${admin ? 'was' : 'was not'} an admin). Errors: not_found`)
+      .action((ref: string, _opts: unknown, command: Command) =>
+        runCommand(command, async (ctx) => {
+          const user = await resolveUser(ctx.db, ref);
+          const { changed } = await setAdmin(ctx, cliSource(ctx.now()), user, admin);
+          return {
+            json: { user_id: user.id, is_admin: admin, changed },
+            text: `user ${user.id} ${changed ? (admin ? 'is now an admin' : 'is no longer an admin') : admin ? 'was already an admin' : 'was not an admin'}`,
+          };
+        }),
+      );
+  }
 }

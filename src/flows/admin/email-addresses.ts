@@ -47,6 +47,17 @@ export async function addAddress(deps: AdminDeps, source: AuditSource, user: Use
   });
 }
 
+/** A user's addresses, the primary one first. */
+export function addressesOf(deps: AdminDeps, userId: number): Promise<EmailAddress[]> {
+  return listUserEmailAddresses(deps.db, userId);
+}
+
+/** The address if `userId` owns it: an adapter that names the user checks the address is theirs. */
+export async function addressOfUser(deps: AdminDeps, userId: number, email: string): Promise<EmailAddress | null> {
+  const address = await findEmailAddress(deps.db, normalizeEmail(email));
+  return address && address.userId === userId ? address : null;
+}
+
 /** Marks an address verified; `changed` is false when it already was. */
 export async function verifyAddress(deps: AdminDeps, source: AuditSource, email: string): Promise<AddressResult<{ address: EmailAddress; changed: boolean }>> {
   const address = await findEmailAddress(deps.db, normalizeEmail(email));

@@ -1,4 +1,5 @@
 import type { Conn } from '../../store/db.js';
+import type { Session } from '../../domain/session.js';
 import { deleteUserSessions, deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import type { AdminDeps } from './webhooks.js';
@@ -26,6 +27,11 @@ export async function endSessions(conn: Conn, userId: number, ids: readonly numb
   const distinct = [...new Set(ids)];
   await deleteUserSessionsById(conn, userId, distinct);
   return { ok: true, ended: distinct.length };
+}
+
+/** A user's live sessions, oldest first. */
+export function liveSessionsOf(deps: AdminDeps, userId: number, now: number): Promise<Session[]> {
+  return listUserSessions(deps.db, userId, now);
 }
 
 /** Revokes sessions of a user, with a `session.revoked` event naming how many. */

@@ -1,14 +1,21 @@
 import type { User } from '../../domain/user.js';
 import type { FieldError } from '../outcome.js';
-import { passwordErrors } from '../validate.js';
+import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
-import { setPasswordHash, setUserActive } from '../../store/users.js';
+import { createUser, deleteUser, findLastLogin, findUserById, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
+import { findEmailAddress, listUserEmailAddresses } from '../../store/email-addresses.js';
+import { issueResetKey } from '../password/reset-key.js';
+import { sendPasswordReset } from '../../messaging/notices.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { endSessions } from './sessions.js';
 import type { AdminDeps } from './webhooks.js';
 
-// An administrator's changes to an account: enabling or disabling it, and
-// setting its password. Each ends the sessions it must at once.
+// An administrator's changes to an account: creating and deleting it,
+// enabling or disabling it, its username, its password (set, or a reset
+// link mailed), and the admin role. Each ends the sessions it must at once.
+// The CLI and the admin API (http/admin) are two adapters over these.
+
+type MailDeps = Parameters<typeof sendPasswordReset>[0];
 
 /**
  * Disables or enables login. Disabling also ends every session of the user,
@@ -51,4 +58,121 @@ export async function setPassword(
 async function endAll(conn: Parameters<typeof endSessions>[0], userId: number, now: number): Promise<number> {
   const result = await endSessions(conn, userId, 'all', now);
   return result.ok ? result.ended : 0;
+}
+
+export interface NewAccount {
+  email?: string;
+  username?: string;
+  /** Null: no password (the user sets one through a reset, or never logs in with one). */
+  password: string | null;
+  /** The address counts as verified from the start. */
+  verified: boolean;
+}
+
+export type CreateResult = { ok: true; userId: number } | { ok: false; errors: FieldError[] };
+
+/**
+ * Creates a user under the rules signup applies (address form, username
+ * rules, password policy), with a `signup` event naming the address.
+ */
+export async function createAccount(deps: AdminDeps, source: AuditSource, input: NewAccount): Promise<CreateResult> {
+  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+  const username = input.username?.trim() || undefined;
+  if (!email && !username) return { ok: false, errors: [{ code: 'required', param: 'email', message: 'Give an email address, a username or both.' }] };
+  const problems: FieldError[] = [];
+  const emailProblem = email ? emailError(email) : null;
+  if (emailProblem) problems.push(emailProblem);
+  const usernameProblem = username ? usernameError(deps.config, username) : null;
+  if (usernameProblem) problems.push(usernameProblem);
+  if (input.password !== null) problems.push(...passwordErrors(deps.config, input.password, 'password', [username, email]));
+  if (problems.length > 0) return { ok: false, errors: problems };
+
+  const passwordHash = input.password === null ? null : await hashPassword(input.password);
+  return deps.db.transaction().execute(async (tx): Promise<CreateResult> => {
+    const taken: FieldError[] = [];
+    if (username && (await usernameExists(tx, username))) taken.push({ code: 'username_taken', param: 'username' });
+    if (email && (await findEmailAddress(tx, email))) taken.push({ code: 'email_taken', param: 'email' });
+    if (taken.length > 0) return { ok: false, errors: taken };
+    const made = await createUser(tx, { username: username ?? null, email: email ?? null, emailVerified: input.verified, passwordHash, now: source.now });
+    // Taken between the check and the insert, by a signup that had not committed.
+    if (!made) return { ok: false, errors: [{ code: email ? 'email_taken' : 'username_taken', param: email ? 'email' : 'username' }] };
+    await recordEvent(deps, tx, source, 'signup', { userId: made.userId, detail: { ...(email ? { email } : {}) } });
+    return { ok: true, userId: made.userId };
+  });
+}
+
+/** Deletes a user for good (addresses, sessions and keys go with it); false when already gone. */
+export async function deleteAccount(deps: AdminDeps, source: AuditSource, user: User): Promise<boolean> {
+  return deps.db.transaction().execute(async (tx) => {
+    const deleted = await deleteUser(tx, user.id);
+    if (deleted) await recordEvent(deps, tx, source, 'account.deleted', { userId: user.id });
+    return deleted;
+  });
+}
+
+/** Gives or takes the admin role; `changed` is false when the user already was (or was not) an admin. */
+export async function setAdmin(deps: AdminDeps, source: AuditSource, user: User, admin: boolean): Promise<{ changed: boolean }> {
+  return deps.db.transaction().execute(async (tx) => {
+    if ((await isUserAdmin(tx, user.id)) === admin) return { changed: false };
+    await setUserAdmin(tx, user.id, admin);
+    await recordEvent(deps, tx, source, admin ? 'admin.granted' : 'admin.revoked', { userId: user.id });
+    return { changed: true };
+  });
+}
+
+/**
+ * Changes the username (null or "" removes it) under the signup rules for
+ * usernames; a `username.changed` event names the new one.
+ */
+export async function changeUsername(deps: AdminDeps, source: AuditSource, user: User, requested: string | null): Promise<{ ok: true; changed: boolean } | { ok: false; errors: FieldError[] }> {
+  const username = requested?.trim() || null;
+  if (username !== null) {
+    const problem = usernameError(deps.config, username);
+    if (problem) return { ok: false, errors: [problem] };
+  }
+  if (username === user.username) return { ok: true, changed: false };
+  return deps.db.transaction().execute(async (tx) => {
+    if (!(await setUsername(tx, user.id, username))) return { ok: false as const, errors: [{ code: 'username_taken' as const, param: 'username' }] };
+    await recordEvent(deps, tx, source, 'username.changed', { userId: user.id, detail: username === null ? {} : { username } });
+    return { ok: true as const, changed: true };
+  });
+}
+
+export type ResetLinkResult = { ok: true; email: string } | { ok: false; reason: 'no_address' | 'by_code' };
+
+/**
+ * Mails the user a password reset link at their primary address, as if they
+ * had asked for one; the link works as one they asked for would. Not with
+ * reset by code, which needs the code to be asked for from the browser that
+ * then enters it.
+ */
+export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSource, user: User): Promise<ResetLinkResult> {
+  if (deps.config.account.passwordReset.byCode) return { ok: false, reason: 'by_code' };
+  const address = (await listUserEmailAddresses(deps.db, user.id)).find((a) => a.primary);
+  if (!address) return { ok: false, reason: 'no_address' };
+  const claims = { userId: user.id, emailAddressId: address.id, issuedAt: source.now };
+  const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
+  await sendPasswordReset(deps, address.email, { key });
+  await recordEvent(deps, deps.db, source, 'password.reset_requested', { userId: user.id, detail: { email: address.email } });
+  return { ok: true, email: address.email };
+}
+
+/** A user as an administrator sees them, or null. */
+export function userOverview(deps: AdminDeps, id: number): Promise<UserOverview | null> {
+  return findUserOverview(deps.db, id);
+}
+
+/** The account as the flows see it (for the changes above), or null. */
+export function userById(deps: AdminDeps, id: number): Promise<User | null> {
+  return findUserById(deps.db, id);
+}
+
+/** A page of users by id; see listUserOverviews for the filters. */
+export function findUsers(deps: AdminDeps, query: UserQuery): Promise<UserOverview[]> {
+  return listUserOverviews(deps.db, query);
+}
+
+/** Whether the user has the admin role (read on every console request: taking the role away takes effect at once). */
+export function hasAdminRole(deps: AdminDeps, userId: number): Promise<boolean> {
+  return isUserAdmin(deps.db, userId);
 }

@@ -110,6 +110,8 @@ export class ImportSummary {
   readonly unverifiableHashes: Record<string, number> = {};
   /** Imported users with values in fields that have no place here. */
   readonly fieldsNotImported: Record<string, number> = {};
+  /** Imported users given the admin role, being is_staff or is_superuser in the source. */
+  admins = 0;
   notImported: NotImported[] = [];
   /** Where the social accounts of each provider went. */
   providers: ProviderRoute[] = [];
@@ -145,6 +147,7 @@ export class ImportSummary {
       password_hashes: this.passwordHashes,
       unverifiable_password_hashes: this.unverifiableHashes,
       fields_not_imported: this.fieldsNotImported,
+      admins: this.admins,
       not_imported: this.notImported.map((n) => ({ table: n.table, rows: n.rows, ...(n.byType ? { by_type: n.byType } : {}), reason: n.reason, what: n.what })),
       social_providers: this.providers.map((p) => ({
         source: p.source,
@@ -210,6 +213,7 @@ export class ImportSummary {
       out.push(`  in no format this server verifies: ${list(this.unverifiableHashes)}; those users must reset their password`);
     }
     if (Object.keys(this.fieldsNotImported).length) out.push(`fields with no place here, not imported: ${list(this.fieldsNotImported)} (users having them)`);
+    if (this.admins > 0) out.push(`admin role: ${this.admins} user(s), is_staff or is_superuser in the source (the admin console asks them for a second factor)`);
     out.push(...this.providersText());
     if (this.notImported.length) out.push('', 'not carried over (no counterpart here):');
     for (const n of this.notImported) out.push(`  ${n.table}: ${n.rows} row(s)${n.byType ? ` (${list(n.byType)})` : ''}, ${n.what}`);

@@ -2,7 +2,7 @@ import type { Tx } from '../../../store/db.js';
 import { countUsers, readUsers, type SourceUser } from '../../../store/allauth/users.js';
 import { readEmailAddresses, readVerifiedHolders } from '../../../store/allauth/email-addresses.js';
 import { findImportRecords, insertImportRecords, type ImportRecord, type NewImportRecord } from '../../../store/import-records.js';
-import { deleteUser, findUserByUsername, findUsersByIds, insertImportedUser } from '../../../store/users.js';
+import { deleteUser, findUserByUsername, findUsersByIds, insertImportedUser, setUserAdmin } from '../../../store/users.js';
 import type { User } from '../../../domain/user.js';
 import { findEmailAddress, insertEmailAddress } from '../../../store/email-addresses.js';
 import { passwordScheme } from '../../../security/passwords.js';
@@ -117,7 +117,11 @@ async function importUser(run: ImportRun, tx: Tx, user: SourceUser, plan: Addres
   tally(summary.passwordHashes, scheme);
   if (scheme === 'unknown') tally(summary.unverifiableHashes, algorithmName(user.password));
   if (user.hasName) tally(summary.fieldsNotImported, 'first_name/last_name');
-  if (user.isStaffOrSuperuser) tally(summary.fieldsNotImported, 'is_staff/is_superuser');
+  // Django's staff and superusers administer the site: here that is the admin role.
+  if (user.isStaffOrSuperuser) {
+    await setUserAdmin(tx, userId, true);
+    summary.admins++;
+  }
 }
 
 /** The hasher a Django hash names ("md5", "sha1", ...), for the summary; never any of the hash itself. */

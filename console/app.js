@@ -1,0 +1,330 @@
+// The admin console: a small preact + htm page (no build step; both served
+// by this server from node_modules). It signs in through the browser login
+// mounted on the admin listener (/_service/browser/v1) and reads and changes
+// through the admin routes behind that session (/console/api/v1).
+import { h, render } from './preact.js';
+import { useCallback, useEffect, useState } from './hooks.js';
+import htm from './htm.js';
+
+const html = htm.bind(h);
+const AUTH = '/_service/browser/v1';
+const API = '/console/api/v1';
+
+function csrfToken() {
+  const match = /(?:^|;\s*)admin_csrftoken=([^;]+)/.exec(document.cookie);
+  return match ? decodeURIComponent(match[1]) : '';
+}
+
+/** JSON in, the envelope out: {http, body}. */
+async function call(method, url, body) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrftoken'] = csrfToken();
+  const response = await fetch(url, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  let parsed = null;
+  try {
+    parsed = await response.json();
+  } catch {
+    parsed = { status: response.status };
+  }
+  return { http: response.status, body: parsed };
+}
+
+const errorText = (body) => (body?.errors ?? []).map((e) => e.message).join(' ') || `Request failed (${body?.status ?? '?'}).`;
+const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+
+/** Where the page is: #/ (search) or #/users/<id>. */
+function useRoute() {
+  const [hash, setHash] = useState(location.hash || '#/');
+  useEffect(() => {
+    const onChange = () => setHash(location.hash || '#/');
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
+  }, []);
+  const user = /^#\/users\/(\d+)$/.exec(hash);
+  return user ? { page: 'user', id: Number(user[1]) } : { page: 'search' };
+}
+
+function SignIn({ onSignedIn }) {
+  const [stage, setStage] = useState('password');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submitPassword(event) {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const login = String(form.get('login')).trim();
+    const payload = login.includes('@') ? { email: login } : { username: login };
+    setBusy(true);
+    const result = await call('POST', `${AUTH}/auth/login`, { ...payload, password: form.get('password') });
+    setBusy(false);
+    if (result.http === 200) return onSignedIn();
+    const pending = result.body?.data?.flows?.find((f) => f.is_pending);
+    if (result.http === 401 && pending?.id === 'mfa_authenticate') {
+      setError('');
+      return setStage('code');
+    }
+    if (result.http === 409) return onSignedIn();
+    setError(result.http === 401 ? 'This account cannot sign in here.' : errorText(result.body));
+  }
+
+  async function submitCode(event) {
+    event.preventDefault();
+    setBusy(true);
+    const result = await call('POST', `${AUTH}/auth/2fa/authenticate`, { code: String(new FormData(event.target).get('code')).trim() });
+    setBusy(false);
+    if (result.http === 200) return onSignedIn();
+    setError(errorText(result.body));
+  }
+
+  return html`<section id="sign-in">
+    <h1>Admin console</h1>
+    ${stage === 'password'
+      ? html`<form class="stack" onSubmit=${submitPassword}>
+          <label>Email or username <input name="login" id="login" autocomplete="username" required /></label>
+          <label>Password <input name="password" id="password" type="password" autocomplete="current-password" required /></label>
+          <button class="primary" id="sign-in-submit" disabled=${busy}>Sign in</button>
+        </form>`
+      : html`<form class="stack" onSubmit=${submitCode}>
+          <p>Enter a code from your authenticator app (or a recovery code).</p>
+          <label>Code <input name="code" id="code" autocomplete="one-time-code" inputmode="numeric" required /></label>
+          <button class="primary" id="code-submit" disabled=${busy}>Continue</button>
+        </form>`}
+    ${error && html`<p class="error" role="alert" id="sign-in-error">${error}</p>`}
+  </section>`;
+}
+
+/** Asks for the password (or a code) again; resolves true once the session is fresh. */
+function Reauthenticate({ request, onDone }) {
+  const [error, setError] = useState('');
+  const flows = request.flows ?? [];
+  const byCode = flows.some((f) => f.id === 'mfa_reauthenticate');
+  async function submit(event) {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const password = String(form.get('password') ?? '');
+    const result = password
+      ? await call('POST', `${AUTH}/auth/reauthenticate`, { password })
+      : await call('POST', `${AUTH}/auth/2fa/reauthenticate`, { code: String(form.get('code') ?? '').trim() });
+    if (result.http === 200) return onDone(true);
+    setError(errorText(result.body));
+  }
+  return html`<section id="reauthenticate">
+    <h2>Confirm it is you</h2>
+    <p>Changes need a recent confirmation of your password${byCode ? ' or a code' : ''}.</p>
+    <form class="stack" onSubmit=${submit}>
+      <label>Password <input name="password" id="reauth-password" type="password" autocomplete="current-password" /></label>
+      ${byCode && html`<label>or a code <input name="code" id="reauth-code" autocomplete="one-time-code" /></label>`}
+      <div class="inline"><button class="primary" id="reauth-submit">Confirm</button> <button type="button" onClick=${() => onDone(false)}>Cancel</button></div>
+    </form>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
+function Search() {
+  const [query, setQuery] = useState(new URLSearchParams(location.search).get('q') ?? '');
+  const [users, setUsers] = useState(null);
+  const [next, setNext] = useState(null);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async (text, cursor) => {
+    const params = new URLSearchParams({ limit: '50' });
+    const trimmed = text.trim();
+    if (/^\d+$/.test(trimmed)) params.set('id', trimmed);
+    else if (/^\+[\d\s().-]+$/.test(trimmed)) params.set('phone', trimmed);
+    else if (trimmed) params.set('q', trimmed);
+    if (cursor) params.set('cursor', cursor);
+    const result = await call('GET', `${API}/users?${params}`);
+    if (result.http !== 200) return setError(errorText(result.body));
+    setError('');
+    setUsers((previous) => (cursor && previous ? [...previous, ...result.body.data] : result.body.data));
+    setNext(result.body.meta.next_cursor);
+  }, []);
+
+  useEffect(() => void load(query), []);
+
+  return html`<section id="search">
+    <h1>Users</h1>
+    <form class="inline" onSubmit=${(e) => (e.preventDefault(), load(query))}>
+      <input id="search-text" placeholder="email, username, phone or id" value=${query} onInput=${(e) => setQuery(e.target.value)} size="40" />
+      <button class="primary" id="search-submit">Search</button>
+    </form>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${users &&
+    html`<table id="results">
+      <thead><tr><th>ID</th><th>Email</th><th>Username</th><th>State</th><th>Joined</th><th>Last login</th></tr></thead>
+      <tbody>
+        ${users.map(
+          (u) => html`<tr data-user=${u.id}>
+            <td><a href=${`#/users/${u.id}`}>${u.id}</a></td>
+            <td><a href=${`#/users/${u.id}`}>${u.email ?? '–'}</a></td>
+            <td>${u.username ?? '–'}</td>
+            <td>${u.is_active ? html`<span class="badge">active</span>` : html`<span class="badge off">disabled</span>`} ${u.is_admin && html`<span class="badge">admin</span>`}</td>
+            <td>${when(u.created_at)}</td>
+            <td>${when(u.last_login_at)}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${users.length === 0 && html`<p class="muted">No users match.</p>`}
+    ${next && html`<button id="more" onClick=${() => load(query, next)}>More</button>`}`}
+  </section>`;
+}
+
+function UserPage({ id, change }) {
+  const [data, setData] = useState(null);
+  const [notice, setNotice] = useState('');
+  const [error, setError] = useState('');
+
+  const load = useCallback(async () => {
+    const parts = await Promise.all(
+      ['', '/sessions', '/authenticators', '/social-accounts'].map((suffix) => call('GET', `${API}/users/${id}${suffix}`)),
+    );
+    const events = await call('GET', `${API}/audit-events?user_id=${id}&limit=20`);
+    if (parts[0].http !== 200) return setError(errorText(parts[0].body));
+    setData({ user: parts[0].body.data, sessions: parts[1].body.data ?? [], authenticators: parts[2].body.data ?? [], social: parts[3].body.data ?? [], events: events.body.data ?? [] });
+  }, [id]);
+
+  useEffect(() => void load(), [load]);
+
+  async function act(method, path, body, done) {
+    setNotice('');
+    setError('');
+    const result = await change(method, `${API}/users/${id}${path}`, body);
+    if (!result) return;
+    if (result.http >= 400) return setError(errorText(result.body));
+    setNotice(done);
+    await load();
+  }
+
+  if (error && !data) return html`<p class="error" role="alert">${error}</p>`;
+  if (!data) return html`<p>Loading…</p>`;
+  const { user, sessions, authenticators, social, events } = data;
+  return html`<div id="user-page" data-user=${user.id}>
+    <p><a href="#/">← Users</a></p>
+    <section>
+      <h1>${user.email ?? user.username ?? `user ${user.id}`}</h1>
+      <p>
+        <span id="user-state" class=${user.is_active ? 'badge' : 'badge off'}>${user.is_active ? 'active' : 'disabled'}</span>
+        ${user.is_admin && html` <span class="badge">admin</span>`}
+        <span class="muted"> id ${user.id} · username ${user.username ?? '–'} · joined ${when(user.created_at)} · last login ${when(user.last_login_at)} · password ${user.has_usable_password ? user.password_hasher : 'none'}</span>
+      </p>
+      <div class="inline">
+        ${user.is_active
+          ? html`<button class="danger" id="deactivate" onClick=${() => act('PATCH', '', { is_active: false }, 'Deactivated; every session ended.')}>Deactivate</button>`
+          : html`<button id="reactivate" onClick=${() => act('PATCH', '', { is_active: true }, 'Reactivated.')}>Reactivate</button>`}
+        <button id="send-reset" onClick=${() => act('POST', '/password-reset', undefined, 'Reset link sent.')}>Send a password reset link</button>
+      </div>
+      ${notice && html`<p class="notice" role="status" id="notice">${notice}</p>`}
+      ${error && html`<p class="error" role="alert" id="error">${error}</p>`}
+    </section>
+    <section id="addresses">
+      <h2>Email addresses and phone</h2>
+      <ul>
+        ${user.email_addresses.map((a) => html`<li>${a.email} ${a.primary && html`<span class="badge">primary</span>`} <span class="badge">${a.verified ? 'verified' : 'unverified'}</span></li>`)}
+        ${user.phone && html`<li id="phone">${user.phone.phone} <span class="badge">${user.phone.verified ? 'verified' : 'unverified'}</span></li>`}
+      </ul>
+    </section>
+    <section id="sessions">
+      <h2>Sessions (${sessions.length})</h2>
+      ${sessions.length > 0 && html`<button class="danger" id="revoke-all" onClick=${() => act('DELETE', '/sessions', undefined, 'Every session ended.')}>Revoke all</button>`}
+      <table>
+        <thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last use</th><th></th></tr></thead>
+        <tbody>
+          ${sessions.map(
+            (s) => html`<tr data-session=${s.id}>
+              <td class="ua">${s.user_agent || '–'}</td><td>${s.ip || '–'}</td><td>${when(s.created_at)}</td><td>${when(s.last_seen_at)}</td>
+              <td><button class="danger" onClick=${() => act('DELETE', `/sessions/${s.id}`, undefined, 'Session ended.')}>Revoke</button></td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </section>
+    <section id="authenticators">
+      <h2>Second factors</h2>
+      ${authenticators.length === 0 && html`<p class="muted">None.</p>`}
+      <table>
+        <tbody>
+          ${authenticators.map(
+            (a) => html`<tr data-authenticator=${a.type}>
+              <td>${a.type}${a.name ? ` “${a.name}”` : ''}${a.recovery_codes ? ` (${a.recovery_codes.unused} of ${a.recovery_codes.total} unused)` : ''}</td>
+              <td>added ${when(a.created_at)}</td><td>last used ${when(a.last_used_at)}</td>
+              <td>${a.type !== 'recovery_codes' && html`<button class="danger" onClick=${() => act('DELETE', `/authenticators/${a.id}`, undefined, 'Second factor removed.')}>Remove</button>`}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </section>
+    <section id="social">
+      <h2>Social accounts</h2>
+      ${social.length === 0 && html`<p class="muted">None.</p>`}
+      <ul>${social.map((s) => html`<li>${s.provider}: ${s.display ?? s.uid}</li>`)}</ul>
+    </section>
+    <section id="events">
+      <h2>Recent events</h2>
+      <table>
+        <tbody>
+          ${events.map(
+            (e) => html`<tr data-event=${e.type}>
+              <td>${when(e.occurred_at)}</td><td>${e.type}</td><td>${e.outcome}</td><td>${e.detail.actor ?? ''}</td><td>${e.ip}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+    </section>
+  </div>`;
+}
+
+function App() {
+  const [me, setMe] = useState(undefined);
+  const [problem, setProblem] = useState('');
+  const [reauth, setReauth] = useState(null);
+  const route = useRoute();
+
+  const check = useCallback(async () => {
+    const result = await call('GET', `${API}/me`);
+    if (result.http === 200) {
+      setProblem('');
+      return setMe(result.body.data);
+    }
+    setMe(null);
+    const code = result.body?.errors?.[0]?.code;
+    if (code === 'admin_required' || code === 'mfa_required') setProblem(errorText(result.body));
+  }, []);
+
+  useEffect(() => void check(), [check]);
+
+  async function signOut() {
+    await call('DELETE', `${AUTH}/auth/session`);
+    setMe(null);
+    setProblem('');
+  }
+
+  /** A change, asking for reauthentication first when the session's proof is old. */
+  const change = useCallback(async (method, url, body) => {
+    for (;;) {
+      const result = await call(method, url, body);
+      if (!(result.http === 401 && result.body?.errors?.[0]?.code === 'reauthentication_required')) return result;
+      const confirmed = await new Promise((resolve) => setReauth({ flows: result.body.data?.flows, resolve }));
+      setReauth(null);
+      if (!confirmed) return null;
+    }
+  }, []);
+
+  if (me === undefined) return html`<p>Loading…</p>`;
+  if (me === null)
+    return html`<div>
+      ${problem && html`<section><p class="error" role="alert" id="problem">${problem}</p><button onClick=${signOut}>Sign out</button></section>`}
+      ${!problem && html`<${SignIn} onSignedIn=${check} />`}
+    </div>`;
+  return html`<div>
+    <header><a href="#/">Admin console</a><span>${me.display} <button id="sign-out" onClick=${signOut}>Sign out</button></span></header>
+    <main>
+      ${reauth && html`<${Reauthenticate} request=${reauth} onDone=${(ok) => reauth.resolve(ok)} />`}
+      ${route.page === 'user' ? html`<${UserPage} id=${route.id} change=${change} key=${route.id} />` : html`<${Search} />`}
+    </main>
+  </div>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));
+document.body.dataset.ready = 'yes';

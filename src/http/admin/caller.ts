@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditSource } from '../../audit/recorder.js';
+import { errorBody, type HttpErrorCode, type WireErrorCode } from '../messages.js';
+
+// Who is calling the admin routes: an API key (key-auth.ts) or an
+// administrator in the console (console/auth.ts). The routes are written
+// once and mounted behind either; each write is recorded with its actor.
+
+export interface AdminCaller {
+  /** The audit source of a change made now by this caller. */
+  source(now: number): AuditSource;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    admin: AdminCaller | null;
+  }
+}
+
+export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The client's user agent as audit events store it. */
+export function userAgentOf(request: FastifyRequest): string {
+  return (request.headers['user-agent'] ?? '').slice(0, 512);
+}
+
+export function refuse(reply: FastifyReply, status: number, code: WireErrorCode, param?: string): FastifyReply {
+  // Every wire code has its message in messages.ts, flow codes and http codes alike.
+  return reply.code(status).send(errorBody(status, [{ code: code as HttpErrorCode, ...(param ? { param } : {}) }]));
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { Config } from '../../../config/config.js';
+import type { Deps } from '../../../flows/context.js';
+import { adminConsoleSource } from '../../../audit/recorder.js';
+import { hasAdminRole } from '../../../flows/admin/users.js';
+import { requireRecentAuthentication } from '../../../flows/auth/reauthentication.js';
+import { registerClientAuth } from '../../client-auth.js';
+import { mountEndpoints } from '../../endpoint.js';
+import { config as configEndpoint } from '../../routes/config/endpoints.js';
+import * as auth from '../../routes/auth/endpoints.js';
+import * as password from '../../routes/password/endpoints.js';
+import * as mfa from '../../routes/mfa/endpoints.js';
+import { docsPolicy } from '../../security-headers.js';
+import { errorBody } from '../../messages.js';
+import { refuse, userAgentOf, WRITE_METHODS } from '../caller.js';
+import { adminRoutes } from '../routes/index.js';
+
+// The admin console: a page for people at /console on the admin listener.
+//
+// Sign-in is our own browser login, mounted a second time on this listener
+// (/_service/browser/v1: password login, second factor, reauthentication,
+// logout), so the page and the API it calls share one origin: no CORS, no
+// cookie crossing between the public and the admin listeners. Its cookies
+// have names of their own (admin_sessionid, admin_csrftoken), so that a
+// browser holding a public session on the same host keeps the two apart;
+// sessions are ordinary sessions in the one sessions table (listed and
+// revoked like any other). Signup and "trust this browser" are off here.
+//
+// The console's data comes from the admin routes of the API, mounted at
+// /console/api/v1 behind the session instead of a key: the signed-in user
+// must have the admin role (read on every request), must have logged in
+// with a second factor, and changes need a recent reauthentication
+// (ACCOUNT_REAUTHENTICATION_TIMEOUT). Each change is an audit event with
+// `actor: "admin_console"` and the administrator's id as `actor_id`.
+
+export const CONSOLE_COOKIE = 'admin_sessionid';
+export const CONSOLE_CSRF_COOKIE = 'admin_csrftoken';
+
+function consoleConfig(config: Config): Config {
+  return {
+    ...config,
+    session: { ...config.session, cookieName: CONSOLE_COOKIE, csrfCookieName: CONSOLE_CSRF_COOKIE },
+    account: { ...config.account, signupOpen: false, loginByCode: { ...config.account.loginByCode, enabled: false } },
+    mfa: { ...config.mfa, trust: { ...config.mfa.trust, enabled: false } },
+  };
+}
+
+/** The routes of a scope stay out of the admin API's OpenAPI document. */
+function hideFromDocs(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route: RouteOptions) => {
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+}
+
+const require = createRequire(import.meta.url);
+// console/ at the top of the checkout, as many folders up from src/http/admin/console as from dist/http/admin/console.
+const ASSETS = new URL('../../../../console/', import.meta.url);
+
+/** The page's files: our own, and preact, its hooks and htm from node_modules (served here, no CDN). */
+function loadAssets(): Map<string, { type: string; body: string }> {
+  // Read from the package folders: their exports do not name these files.
+  const vendor = (file: string) => {
+    const [name, ...rest] = file.split('/');
+    const entry = require.resolve(name!);
+    const root = entry.slice(0, entry.lastIndexOf(`/node_modules/${name}/`) + `/node_modules/${name}/`.length);
+    return readFileSync(root + rest.join('/'), 'utf8');
+  };
+  const ours = (name: string) => readFileSync(new URL(name, ASSETS), 'utf8');
+  const js = 'application/javascript; charset=utf-8';
+  return new Map([
+    ['app.js', { type: js, body: ours('app.js') }],
+    ['app.css', { type: 'text/css; charset=utf-8', body: ours('app.css') }],
+    ['preact.js', { type: js, body: vendor('preact/dist/preact.module.js').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
+    // Its one import names the package; the browser loads it from here instead.
+    ['hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
+    ['htm.js', { type: js, body: vendor('htm/dist/htm.module.js') }],
+  ]);
+}
+
+export async function registerConsole(app: FastifyInstance, deps: Deps): Promise<void> {
+  const consoleDeps: Deps = { ...deps, config: consoleConfig(deps.config) };
+  const assets = loadAssets();
+  const pagePolicy = docsPolicy(deps.config.httpSecurity);
+  const page = ours('index.html');
+
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
+  app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
+    const asset = assets.get(request.params.name);
+    if (!asset) return refuse(reply, 404, 'not_found');
+    return reply.type(asset.type).send(asset.body);
+  });
+
+  // Sign-in: the browser login, on this origin.
+  await app.register(
+    async (scope) => {
+      hideFromDocs(scope);
+      registerClientAuth(scope, consoleDeps, 'browser');
+      await mountEndpoints(scope, consoleDeps, 'browser', [configEndpoint, ...auth.session, ...auth.credentials, password.reauthentication, ...mfa.twoFactor]);
+    },
+    { prefix: '/_service/browser/v1' },
+  );
+
+  // The admin routes, behind the signed-in administrator.
+  await app.register(
+    async (scope) => {
+      hideFromDocs(scope);
+      registerClientAuth(scope, consoleDeps, 'browser');
+      scope.decorateRequest('admin', null);
+      scope.addHook('onRequest', async (request, reply) => {
+        const { user, session } = request.auth;
+        if (!user || !session || session.userId !== user.id) return refuse(reply, 401, 'not_authenticated');
+        if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(reply, 403, 'admin_required');
+        // The role asks for a second factor at login (a passkey is one).
+        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(reply, 403, 'mfa_required');
+        const now = consoleDeps.clock.now();
+        if (WRITE_METHODS.has(request.method)) {
+          const needed = await requireRecentAuthentication(consoleDeps, session, user, now, { strict: true });
+          if (needed?.kind === 'reauthentication_required') {
+            const flows = [{ id: 'reauthenticate' }, ...(needed.mfaTypes.length > 0 ? [{ id: 'mfa_reauthenticate', types: needed.mfaTypes }] : [])];
+            return reply.code(401).send({ ...errorBody(401, [{ code: 'reauthentication_required' }]), data: { flows } });
+          }
+        }
+        const client = { ip: request.ip, userAgent: userAgentOf(request) };
+        request.admin = { source: (at) => adminConsoleSource(client, at, user.id) };
+      });
+      scope.get('/me', async (request, reply) => {
+        const { user, session } = request.auth;
+        return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
+      });
+      adminRoutes(scope, consoleDeps);
+    },
+    { prefix: '/console/api/v1' },
+  );
+}
+
+function ours(name: string): string {
+  return readFileSync(new URL(name, ASSETS), 'utf8');
+}

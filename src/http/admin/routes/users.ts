@@ -1,0 +1,229 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../../flows/context.js';
+import * as admin from '../../../flows/admin/users.js';
+import { parsePhone } from '../../../flows/phone/phone-number.js';
+import { normalizeEmail } from '../../../flows/validate.js';
+import { refuse } from '../caller.js';
+import { addressView, phoneView, userView } from '../views.js';
+import { addressesOf } from '../../../flows/admin/email-addresses.js';
+import { phoneOf } from '../../../flows/admin/phones.js';
+import { envelope, responses } from '../schemas.js';
+import { COMMON_ERRORS, decodeCursor, encodeCursor, invalidInput, Limit, limitOf, ok, pathUser, sourceOf, UserParams } from './common.js';
+
+const tags = ['Users'];
+
+const ListQuery = Type.Object(
+  {
+    email: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Users having this address (any of theirs, exact, case-insensitive).' })),
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 150, description: 'The user with this username (exact, case-insensitive).' })),
+    phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The user with this phone number (international format).' })),
+    id: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'The user with this id.' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Part of a username or address, case-insensitive (reads every user: for people searching, not for scripts on large databases).' })),
+    active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    admin: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    limit: Limit,
+    cursor: Type.Optional(Type.String({ maxLength: 64, description: '`meta.next_cursor` of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+const CreateBody = Type.Object(
+  {
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+    username: Type.Optional(Type.String({ maxLength: 150 })),
+    password: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()], { description: 'Omitted or null: no password (send a reset link, or the user logs in otherwise).' })),
+    email_verified: Type.Optional(Type.Boolean({ description: 'The address counts as verified (default false).' })),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateBody = Type.Object(
+  {
+    username: Type.Optional(Type.Union([Type.String({ maxLength: 150 }), Type.Null()], { description: 'A new username; null or "" removes it.' })),
+    is_active: Type.Optional(Type.Boolean({ description: 'false disables login and ends every session at once.' })),
+  },
+  { additionalProperties: false },
+);
+
+const PasswordBody = Type.Object(
+  {
+    password: Type.String({ minLength: 1, maxLength: 4096 }),
+    keep_sessions: Type.Optional(Type.Boolean({ description: 'Leave the user logged in where they are (default: every session ends, as after a reset).' })),
+  },
+  { additionalProperties: false },
+);
+
+/** A user with their addresses and phone number. */
+async function details(deps: Deps, id: number) {
+  const user = await admin.userOverview(deps, id);
+  if (!user) return null;
+  const phone = await phoneOf(deps, id);
+  return { ...userView(user), email_addresses: (await addressesOf(deps, id)).map(addressView), phone: phone ? phoneView(phone) : null };
+}
+
+export function userRoutes(scope: FastifyInstance, deps: Deps): void {
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Find users, a page at a time',
+        description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine. Errors: 400 \`invalid\` (param cursor or phone). ${COMMON_ERRORS}`,
+        querystring: ListQuery,
+        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminUser')), { paged: true }) }),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const afterId = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
+      if (afterId === null) return refuse(reply, 400, 'invalid', 'cursor');
+      let phone: string | undefined;
+      if (query.phone !== undefined) {
+        const parsed = parsePhone(query.phone);
+        if ('error' in parsed) return invalidInput(reply, [parsed.error]);
+        phone = parsed.phone;
+      }
+      const limit = limitOf(query.limit);
+      const users = await admin.findUsers(deps, {
+        afterId,
+        limit,
+        search: query.q,
+        email: query.email === undefined ? undefined : normalizeEmail(query.email),
+        username: query.username,
+        phone,
+        id: query.id === undefined ? undefined : Number(query.id),
+        active: query.active === undefined ? undefined : query.active === 'true',
+        admin: query.admin === undefined ? undefined : query.admin === 'true',
+      });
+      const next = users.length === limit ? encodeCursor(users.at(-1)!.id) : null;
+      return ok(reply, users.map(userView), { next_cursor: next });
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Create a user',
+        description: `With an address, a username or both, with or without a password, the address verified or not, under the rules of signup. 201 with the user. Records \`signup\`. Errors: 400 \`required\` (param email: neither address nor username), \`invalid\`, \`max_length\`, \`email_taken\`, \`username_taken\`, \`username_blacklisted\`, \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`. ${COMMON_ERRORS}`,
+        body: CreateBody,
+        response: responses({ 201: envelope(Type.Ref('AdminUserDetails')) }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const result = await admin.createAccount(deps, sourceOf(deps, request), {
+        email: body.email,
+        username: body.username,
+        password: body.password ?? null,
+        verified: body.email_verified ?? false,
+      });
+      if (!result.ok) return invalidInput(reply, result.errors);
+      return ok(reply, await details(deps, result.userId), undefined, 201);
+    },
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Show a user',
+        description: `The user with their addresses and phone number. 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
+      },
+    },
+    async (request, reply) => {
+      const found = await details(deps, Number(request.params.id));
+      if (!found) return refuse(reply, 404, 'not_found', 'id');
+      return ok(reply, found);
+    },
+  );
+
+  app.patch(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a user',
+        description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+        body: UpdateBody,
+        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
+      },
+    },
+    async (request, reply) => {
+      const user = await pathUser(deps, request.params.id, reply);
+      if (!user) return reply;
+      const body = request.body ?? {};
+      if (body.username !== undefined) {
+        const changed = await admin.changeUsername(deps, sourceOf(deps, request), user, body.username);
+        if (!changed.ok) return invalidInput(reply, changed.errors);
+      }
+      if (body.is_active !== undefined && body.is_active !== user.isActive) await admin.setActive(deps, sourceOf(deps, request), user, body.is_active);
+      return ok(reply, await details(deps, user.id));
+    },
+  );
+
+  app.delete(
+    '/users/:id',
+    { schema: { tags, summary: 'Delete a user', description: `For good, with addresses, sessions and authenticators. Records \`account.deleted\`. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
+    async (request, reply) => {
+      const user = await pathUser(deps, request.params.id, reply);
+      if (!user) return reply;
+      if (!(await admin.deleteAccount(deps, sourceOf(deps, request), user))) return refuse(reply, 404, 'not_found', 'id');
+      return ok(reply, { id: user.id, deleted: true });
+    },
+  );
+
+  app.post(
+    '/users/:id/password',
+    {
+      schema: {
+        tags,
+        summary: "Set a user's password",
+        description: `Under the password rules. Like a reset, ends the user's sessions (unless \`keep_sessions\`) and voids reset links issued before. Records \`password.changed\`. Errors: 400 \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+        body: PasswordBody,
+      },
+    },
+    async (request, reply) => {
+      const user = await pathUser(deps, request.params.id, reply);
+      if (!user) return reply;
+      const result = await admin.setPassword(deps, sourceOf(deps, request), user, request.body.password, request.body.keep_sessions ?? false);
+      if (!result.ok) return invalidInput(reply, result.errors);
+      return ok(reply, { id: user.id, sessions_ended: result.ended });
+    },
+  );
+
+  app.post(
+    '/users/:id/password-reset',
+    {
+      schema: {
+        tags,
+        summary: 'Mail a password reset link',
+        description: `To the user's primary address, as if they had asked for it. Records \`password.reset_requested\`. Errors: 409 \`no_email_address\`, 409 \`password_reset_by_code\` (reset is by code: the user must ask themselves); 503 \`mail_unavailable\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+        params: UserParams,
+      },
+    },
+    async (request, reply) => {
+      const user = await pathUser(deps, request.params.id, reply);
+      if (!user) return reply;
+      let result: admin.ResetLinkResult;
+      try {
+        result = await admin.sendResetLink(deps, sourceOf(deps, request), user);
+      } catch (error) {
+        request.log.warn({ err: error }, 'reset link not sent');
+        return refuse(reply, 503, 'mail_unavailable');
+      }
+      if (!result.ok) return refuse(reply, 409, result.reason === 'by_code' ? 'password_reset_by_code' : 'no_email_address');
+      return ok(reply, { id: user.id, email: result.email });
+    },
+  );
+}

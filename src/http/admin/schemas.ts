@@ -1,0 +1,123 @@
+import { Type, type TSchema } from 'typebox';
+import { ErrorItem } from '../schemas.js';
+
+// Response shapes of the admin API, for its OpenAPI document and as
+// serializers: a field not named here never reaches the wire.
+
+const Time = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const AdminUser = Type.Object(
+  {
+    id: Type.Integer(),
+    username: Type.Union([Type.String(), Type.Null()]),
+    email: Type.Union([Type.String(), Type.Null()], { description: 'The primary address.' }),
+    email_verified: Type.Union([Type.Boolean(), Type.Null()]),
+    is_active: Type.Boolean(),
+    is_admin: Type.Boolean({ description: 'May sign in to the admin console (set with the CLI).' }),
+    has_usable_password: Type.Boolean(),
+    password_hasher: Type.String({ description: 'argon2id, or an imported hasher (pbkdf2_sha256, bcrypt_sha256, ...), none or unusable. Never the hash.' }),
+    password_current: Type.Boolean({ description: 'false: an imported hash, re-hashed at the next login.' }),
+    created_at: Time,
+    last_login_at: Time,
+  },
+  { $id: 'AdminUser' },
+);
+
+export const EmailAddress = Type.Object({ email: Type.String(), verified: Type.Boolean(), primary: Type.Boolean() }, { $id: 'AdminEmailAddress' });
+export const PhoneNumber = Type.Object({ phone: Type.String({ description: 'E.164.' }), verified: Type.Boolean() }, { $id: 'AdminPhoneNumber' });
+
+export const AdminUserDetails = Type.Object(
+  {
+    ...AdminUser.properties,
+    email_addresses: Type.Array(Type.Ref('AdminEmailAddress')),
+    phone: Type.Union([Type.Ref('AdminPhoneNumber'), Type.Null()]),
+  },
+  { $id: 'AdminUserDetails' },
+);
+
+export const AdminSession = Type.Object(
+  {
+    id: Type.Integer(),
+    created_at: Time,
+    last_seen_at: Time,
+    expires_at: Time,
+    ip: Type.String(),
+    user_agent: Type.String({ description: 'The device, as its browser or app names itself.' }),
+    methods: Type.Array(Type.String(), { description: 'How the session authenticated: password, code, mfa, socialaccount, ...' }),
+  },
+  { $id: 'AdminSession' },
+);
+
+export const AdminAuthenticator = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.String({ description: 'totp, recovery_codes or webauthn.' }),
+    created_at: Time,
+    last_used_at: Time,
+    name: Type.Optional(Type.String({ description: 'webauthn: the key\'s name.' })),
+    passkey: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'webauthn: a passkey (null: the browser did not say).' })),
+    recovery_codes: Type.Optional(Type.Object({ total: Type.Integer(), unused: Type.Integer() })),
+  },
+  { $id: 'AdminAuthenticator' },
+);
+
+export const AdminSocialAccount = Type.Object(
+  { id: Type.Integer(), provider: Type.String(), uid: Type.String(), display: Type.Optional(Type.String({ description: 'What the provider calls the account (its address or login), when it said.' })) },
+  { $id: 'AdminSocialAccount' },
+);
+
+export const AdminAuditEvent = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    occurred_at: Time,
+    type: Type.String(),
+    user_id: Type.Union([Type.Integer(), Type.Null()]),
+    ip: Type.String(),
+    user_agent: Type.String(),
+    outcome: Type.String({ description: 'success or failure.' }),
+    detail: Type.Object({}, { additionalProperties: true, description: 'method, provider, reason, actor, actor_id, ... never a secret.' }),
+  },
+  { $id: 'AdminAuditEvent' },
+);
+
+export const AdminDelivery = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    url: Type.String(),
+    status: Type.String({ description: 'pending, delivered or failed.' }),
+    attempts: Type.Integer(),
+    next_attempt_at: Time,
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Time,
+    finished_at: Time,
+  },
+  { $id: 'AdminDelivery' },
+);
+
+/** An error: the public API's envelope; the console's reauthentication_required also lists the ways to reauthenticate. */
+export const AdminError = Type.Object(
+  {
+    status: Type.Integer(),
+    errors: Type.Array(ErrorItem),
+    data: Type.Optional(Type.Object({ flows: Type.Array(Type.Object({ id: Type.String(), types: Type.Optional(Type.Array(Type.String())) })) })),
+  },
+  { $id: 'AdminError' },
+);
+
+export const adminSchemas: TSchema[] = [AdminUser, EmailAddress, PhoneNumber, AdminUserDetails, AdminSession, AdminAuthenticator, AdminSocialAccount, AdminAuditEvent, AdminDelivery, AdminError];
+
+/** `{status, data}` with `data` of the given shape, and `meta.next_cursor` for pages. */
+export function envelope(data: TSchema, options: { paged?: boolean } = {}): TSchema {
+  return Type.Object({
+    status: Type.Integer(),
+    data,
+    ...(options.paged ? { meta: Type.Object({ next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass back as `cursor` for the next page; null on the last.' }) }) } : {}),
+  });
+}
+
+/** The answers of a route: its success shape, and the error envelope for the rest. */
+export function responses(success: Record<number, TSchema>): Record<string, TSchema> {
+  return { ...Object.fromEntries(Object.entries(success)), '4xx': Type.Ref('AdminError'), '5xx': Type.Ref('AdminError') };
+}

@@ -1,0 +1,96 @@
+import type { UserOverview } from '../../store/users.js';
+import type { EmailAddress } from '../../store/email-addresses.js';
+import type { PhoneNumber } from '../../store/phones.js';
+import type { Session } from '../../domain/session.js';
+import type { SocialAccount } from '../../store/social-accounts.js';
+import type { AuditEventRecord } from '../../store/audit-events.js';
+import type { Delivery } from '../../store/webhook-deliveries.js';
+import type { AuthenticatorView } from '../../flows/admin/authenticators.js';
+import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
+
+// How the admin API shows its resources. Each view names its fields: a
+// password hash, a secret or a key never reaches the wire. Times are ISO 8601.
+
+const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
+
+export function userView(user: UserOverview) {
+  const scheme = passwordScheme(user.passwordHash);
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    email_verified: user.email === null ? null : user.emailVerified,
+    is_active: user.isActive,
+    is_admin: user.isAdmin,
+    has_usable_password: scheme !== 'none' && scheme !== 'unusable',
+    password_hasher: scheme,
+    password_current: isCurrentPasswordHash(user.passwordHash),
+    created_at: iso(user.createdAt),
+    last_login_at: iso(user.lastLoginAt),
+  };
+}
+
+export function addressView(address: EmailAddress) {
+  return { email: address.email, verified: address.verified, primary: address.primary };
+}
+
+export function phoneView(phone: PhoneNumber) {
+  return { phone: phone.phone, verified: phone.verified };
+}
+
+export function sessionView(session: Session) {
+  return {
+    id: session.id,
+    created_at: iso(session.createdAt),
+    last_seen_at: iso(session.lastSeenAt),
+    expires_at: iso(session.expiresAt),
+    ip: session.ip,
+    user_agent: session.userAgent,
+    methods: session.methods.map((m) => m.method),
+  };
+}
+
+export function authenticatorView(a: AuthenticatorView) {
+  return {
+    id: a.id,
+    type: a.type,
+    created_at: iso(a.createdAt),
+    last_used_at: iso(a.lastUsedAt),
+    ...(a.key ? { name: a.key.name, passkey: a.key.passkey } : {}),
+    ...(a.recoveryCodes ? { recovery_codes: a.recoveryCodes } : {}),
+  };
+}
+
+export function socialAccountView(account: SocialAccount) {
+  const extra = account.extraData;
+  const display = [extra.email, extra.login, extra.name, extra.preferred_username].find((v): v is string => typeof v === 'string');
+  return { id: account.id, provider: account.provider, uid: account.uid, ...(display ? { display } : {}) };
+}
+
+export function eventView(event: AuditEventRecord) {
+  return {
+    id: event.id,
+    event_id: event.eventId,
+    occurred_at: iso(event.occurredAt),
+    type: event.type,
+    user_id: event.userId,
+    ip: event.ip,
+    user_agent: event.userAgent,
+    outcome: event.outcome,
+    detail: event.detail,
+  };
+}
+
+export function deliveryView(delivery: Delivery) {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: delivery.status === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    last_error: delivery.lastError,
+    created_at: iso(delivery.createdAt),
+    finished_at: iso(delivery.finishedAt),
+  };
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import type { TestServer } from '../support/server.js';
+import { createAdminKey } from '../../src/flows/admin/api-keys.js';
+import { cliSource } from '../../src/audit/recorder.js';
+
+// Clients of the admin API (ADMIN_PORT) of a test server: each with a key
+// made through the same flow as `headless-auth admin-keys create`.
+
+export interface AdminResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export class AdminClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string | undefined,
+  ) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<AdminResponse> {
+    const h: Record<string, string> = { ...headers };
+    if (this.key !== undefined && !('authorization' in h)) h.authorization = `Bearer ${this.key}`;
+    if (body !== undefined) h['content-type'] = 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await response.text();
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}: ${text.slice(0, 200)}`);
+    return { status: response.status, body: JSON.parse(text), headers: response.headers };
+  }
+
+  get = (path: string) => this.request('GET', `/admin/v1${path}`);
+  post = (path: string, body?: unknown) => this.request('POST', `/admin/v1${path}`, body);
+  put = (path: string, body?: unknown) => this.request('PUT', `/admin/v1${path}`, body);
+  patch = (path: string, body?: unknown) => this.request('PATCH', `/admin/v1${path}`, body);
+  delete = (path: string) => this.request('DELETE', `/admin/v1${path}`);
+}
+
+/** Starts the server's admin listener (the server was started with ADMIN_PORT=0) and answers its base URL. */
+export async function adminUrl(server: TestServer): Promise<string> {
+  const address = await server.app.listenAdmin();
+  assert.ok(address, 'the server was started without ADMIN_PORT');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function newKey(server: TestServer, scope: 'read' | 'write', options: { name?: string; expiresAt?: number } = {}): Promise<{ id: number; secret: string }> {
+  const made = await createAdminKey(server.app.deps, cliSource(server.clock.now()), { name: options.name ?? `test ${scope}`, scope, expiresAt: options.expiresAt ?? null });
+  assert.ok(made.ok);
+  return { id: made.key.id, secret: made.secret };
+}
+
+export function assertAdminError(response: AdminResponse, status: number, code: string, param?: string): void {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.body.status, status);
+  assert.equal(response.body.errors?.[0]?.code, code, JSON.stringify(response.body));
+  assert.equal(typeof response.body.errors[0].message, 'string');
+  if (param !== undefined) assert.equal(response.body.errors[0].param, param, JSON.stringify(response.body));
+}
