@@ -13,7 +13,10 @@ export type CliErrorCode =
   | 'cancelled'
   | 'source_error'
   | 'source_mismatch'
-  | 'not_failed';
+  | 'not_failed'
+  | 'invalid'
+  | 'exists'
+  | 'public_client';
 
 export interface CliErrorItem {
   code: string;
