@@ -26,6 +26,7 @@ import { socialCallbackRoutes, socialRedirectRoute } from './routes/social-redir
 import { mfaRoutes } from './routes/mfa/index.js';
 import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsRoutes, type OperationsRoutes } from './routes/operations.js';
+import { idpRoutes } from './routes/idp.js';
 import { RequestObserver } from './request-observer.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { AccessLog } from '../observability/access-log.js';
@@ -128,6 +129,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   operationsRoutes(app, options.operations);
   await socialCallbackRoutes(app, deps);
+  await idpRoutes(app, deps);
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
   }

@@ -1,0 +1,8 @@
+// oidc-provider ships no type declarations; the server (src/idp/) and the
+// social login tests' provider use a handful of its calls.
+declare module 'oidc-provider' {
+  const Provider: any;
+  export default Provider;
+  export const interactionPolicy: any;
+  export const errors: any;
+}

@@ -1,0 +1,258 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import Provider, { interactionPolicy } from 'oidc-provider';
+import type { Config } from '../config/config.js';
+import type { Db } from '../store/db.js';
+import type { AtRestCipher } from '../security/at-rest.js';
+import { hmac } from '../security/secrets.js';
+import { secretRing } from '../security/signing.js';
+import { findUserById } from '../store/users.js';
+import { findPhoneOfUser } from '../store/phones.js';
+import { findLiveSession } from '../store/sessions.js';
+import { createAdapterClass } from './adapter.js';
+import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
+import { clientSecretMatches } from './client-secrets.js';
+import { originAllowed, redirectUriAllowed } from './uris.js';
+import { errorPage, escapeHtml, page } from './pages.js';
+
+// panva's oidc-provider (OpenID Certified) configured as the reference's
+// allauth.idp.oidc: its paths, its settings, its client model. Grants,
+// tokens, device codes and sessions live in our database (adapter.ts);
+// logging in is ours (interactions.ts): the provider hands over to
+// /identity/o/interaction/<uid>, which finds the user in our own browser
+// session or sends the browser to the SPA's login page.
+
+export const IDP_PATHS = {
+  authorization: '/identity/o/authorize',
+  token: '/identity/o/api/token',
+  userinfo: '/identity/o/api/userinfo',
+  revocation: '/identity/o/api/revoke',
+  introspection: '/identity/o/api/introspect',
+  device_authorization: '/identity/o/api/device/code',
+  code_verification: '/identity/o/device',
+  end_session: '/identity/o/logout',
+  jwks: '/.well-known/jwks.json',
+  pushed_authorization_request: '/identity/o/api/par',
+  interaction: '/identity/o/interaction',
+} as const;
+
+/** Every path the provider itself answers (the interaction pages are ours). */
+export const PROVIDER_PATHS = ['/.well-known/openid-configuration', ...Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction').map(([, path]) => path)];
+
+export interface ProviderDeps {
+  config: Config;
+  db: Db;
+  atRest: AtRestCipher;
+  now: () => number;
+}
+
+/** RFC 8176 values for our login methods. */
+export function amrOf(methods: Array<{ method: string; type?: string; passwordless?: true }>): string[] {
+  const amr = new Set<string>();
+  for (const m of methods) {
+    if (m.method === 'password') amr.add('pwd');
+    else if (m.method === 'code' || m.method === 'password_reset') amr.add('otp');
+    else if (m.method === 'socialaccount') amr.add('fed');
+    else if (m.method === 'mfa') {
+      if (m.passwordless) amr.add('hwk').add('user');
+      else if (m.type === 'webauthn') amr.add('hwk');
+      else amr.add('otp');
+    }
+  }
+  const factors = methods.filter((m) => m.method !== 'mfa' || !m.passwordless).some((m) => m.method === 'mfa');
+  if (factors) amr.add('mfa');
+  return [...amr];
+}
+
+function signingKey(pem: string): { jwk: Record<string, unknown>; alg: string } {
+  const key = createPrivateKey(pem);
+  const jwk = key.export({ format: 'jwk' }) as Record<string, unknown>;
+  const alg = key.asymmetricKeyType === 'rsa' ? 'RS256' : ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as Record<string, string>)[String(jwk.crv)] ?? 'ES256';
+  // A stable key id: the public key's thumbprint-like digest.
+  const kid = hmac('kid', createPublicKey(key).export({ format: 'der', type: 'spki' }).toString('base64')).slice(0, 16);
+  return { jwk: { ...jwk, kid, alg, use: 'sig' }, alg };
+}
+
+const { base: basePolicy, Check } = interactionPolicy;
+
+/** Builds the provider for one issuer. */
+export function buildProvider(deps: ProviderDeps, issuer: string): any {
+  const { config } = deps;
+  const settings = config.idp;
+  const { jwk, alg } = signingKey(settings.privateKeyPem!);
+  const ring = secretRing(config);
+
+  // The login prompt also asks when our own session no longer is the one the
+  // provider's session remembers (logged out here, or another user): the
+  // provider's session never outlives ours.
+  const policy = basePolicy();
+  policy.get('login').checks.add(
+    new Check('headless_session', 'the session at the authentication server ended', async (ctx: any) => {
+      const accountId = ctx.oidc.session.accountId;
+      if (!accountId || ctx.oidc.result?.login) return Check.NO_NEED_TO_PROMPT;
+      const key = ctx.cookies.get(config.session.cookieName);
+      const found = key ? await findLiveSession(deps.db, key, deps.now()) : null;
+      if (!found?.user || !found.user.isActive || found.session.flow !== null || String(found.user.id) !== accountId) return Check.REQUEST_PROMPT;
+      return Check.NO_NEED_TO_PROMPT;
+    }),
+    0,
+  );
+
+  const provider = new Provider(issuer, {
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg }),
+    clients: [],
+    routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
+    jwks: { keys: [jwk] },
+    cookies: {
+      keys: ring.map((secret) => hmac(secret, 'idp-cookies')),
+      long: { signed: true, sameSite: 'lax' },
+      short: { signed: true, sameSite: 'lax' },
+    },
+    claims: {
+      // amr comes from the login (interactions.ts), for every ID token.
+      openid: ['sub', 'amr'],
+      profile: ['name', 'given_name', 'family_name', 'preferred_username'],
+      email: ['email', 'email_verified'],
+      phone: ['phone_number', 'phone_number_verified'],
+    },
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    // As the reference: the ID token carries the claims of the granted scopes.
+    conformIdTokenClaims: false,
+    acrValues: [],
+    extraClientMetadata: {
+      properties: EXTRA_METADATA,
+      validator: () => undefined,
+    },
+    findAccount: async (_ctx: unknown, sub: string) => {
+      if (!/^\d{1,15}$/.test(sub)) return undefined;
+      const user = await findUserById(deps.db, Number(sub));
+      if (!user || !user.isActive) return undefined;
+      return {
+        accountId: sub,
+        claims: async () => {
+          const phone = await findPhoneOfUser(deps.db, user.id);
+          return {
+            sub,
+            ...(user.email ? { email: user.email, email_verified: user.emailVerified } : {}),
+            ...(user.username ? { preferred_username: user.username } : {}),
+            ...(phone ? { phone_number: phone.phone, phone_number_verified: phone.verified } : {}),
+          };
+        },
+      };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      clientCredentials: { enabled: true },
+      userinfo: { enabled: settings.userinfoEndpoint === null },
+      deviceFlow: {
+        enabled: true,
+        charset: settings.userCodeFormat.numeric ? 'digits' : 'base-20',
+        mask: userCodeMask(settings.userCodeFormat),
+        userCodeInputSource: async (ctx: any, form: string, _out: unknown, err: any) => {
+          const message = err ? `<p class="error">${err.userCode || err.name === 'NoCodeError' ? 'That code is not valid. Try again.' : 'The request could not be completed.'}</p>` : '<p>Enter the code your device shows.</p>';
+          htmlBody(ctx, page('Connect a device', `${message}${form}<button type="submit" form="op.deviceInputForm">Continue</button>`));
+        },
+        userCodeConfirmSource: async (ctx: any, form: string, client: any, _info: unknown, userCode: string) => {
+          htmlBody(
+            ctx,
+            page(
+              `Connect ${client.clientName ?? client.clientId}?`,
+              `<p>Your device should show this code:</p><p><code>${escapeHtml(userCode)}</code></p><p>Continue only if it does and you started this.</p>${form}` +
+                '<button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>',
+            ),
+          );
+        },
+        successSource: async (ctx: any) => {
+          htmlBody(ctx, page('Device connected', '<p>You can close this page and return to your device.</p>'));
+        },
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: any, form: string) => {
+          htmlBody(
+            ctx,
+            page(`Sign out of ${config.siteName}?`, `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`),
+          );
+        },
+        postLogoutSuccessSource: async (ctx: any) => {
+          htmlBody(ctx, page('Signed out', '<p>You have been signed out.</p>'));
+        },
+      },
+    },
+    pkce: {
+      // Public clients must use PKCE (S256, the only method offered); confidential ones may.
+      required: (_ctx: unknown, client: any) => client.clientAuthMethod === 'none',
+    },
+    ttl: {
+      AccessToken: settings.accessTokenExpiresIn,
+      ClientCredentials: settings.accessTokenExpiresIn,
+      AuthorizationCode: settings.authorizationCodeExpiresIn,
+      IdToken: settings.idTokenExpiresIn,
+      DeviceCode: settings.deviceCodeExpiresIn,
+      RefreshToken: settings.refreshTokenExpiresIn,
+      Grant: settings.refreshTokenExpiresIn,
+      Session: config.session.cookieAge,
+      Interaction: 3600,
+    },
+    rotateRefreshToken: settings.rotateRefreshToken,
+    // As the reference: a client allowed the refresh_token grant gets one, offline_access or not.
+    issueRefreshToken: async (_ctx: unknown, client: any) => client.grantTypeAllowed('refresh_token'),
+    // Tokens outlive the browser session that made them (a logout here ends them through back-channel logout and revocation instead).
+    expiresWithSession: async () => false,
+    allowOmittingSingleRegisteredRedirectUri: true,
+    responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],
+    clientBasedCORS: (_ctx: unknown, origin: string, client: ClientExtras) => originAllowed(origin, client.x_cors_origins ?? [], client.x_allow_uri_wildcards === true),
+    interactions: {
+      policy,
+      url: (_ctx: unknown, interaction: { uid: string }) => `${IDP_PATHS.interaction}/${interaction.uid}`,
+    },
+    loadExistingGrant: async (ctx: any) => {
+      const client = ctx.oidc.client as ClientExtras;
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(client.clientId);
+      let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      // A client that skips consent has whatever it asks for (within its scopes) granted as it asks.
+      if (client.x_skip_consent && ctx.oidc.session.accountId) {
+        grant ??= new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: ctx.oidc.session.accountId });
+        grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
+        grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+        await grant.save();
+      }
+      return grant;
+    },
+    renderError: async (ctx: any, out: { error: string; error_description?: string }) => {
+      htmlBody(ctx, errorPage('Sign-in failed', out.error_description ?? out.error));
+    },
+    clockTolerance: 5,
+  });
+  provider.proxy = config.trustedProxyCount > 0;
+
+  // Our redirect URI rules (uris.ts) and hashed client secrets.
+  const Client = provider.Client;
+  Client.prototype.redirectUriAllowed = function (this: ClientExtras, value: string) {
+    return redirectUriAllowed(value, this.x_redirect_uris, this.x_allow_uri_wildcards);
+  };
+  Client.prototype.postLogoutRedirectUriAllowed = function (this: ClientExtras, value: string) {
+    return redirectUriAllowed(value, this.x_post_logout_redirect_uris, this.x_allow_uri_wildcards);
+  };
+  // The provider compares the presented secret with client_secret; ours is a hash.
+  Client.prototype.compareClientSecret = function (this: { clientSecret: string }, actual: string) {
+    return clientSecretMatches(actual, this.clientSecret);
+  };
+  return provider;
+}
+
+function htmlBody(ctx: any, html: string): void {
+  ctx.type = 'html';
+  ctx.body = html;
+}
+
+/** oidc-provider's mask for the reference's user code format: `*` per character, dashes between groups. */
+export function userCodeMask(format: { length: number; dashed: boolean }): string {
+  if (!format.dashed) return '*'.repeat(format.length);
+  const parts = format.length <= 8 ? 2 : 3;
+  const chunk = Math.ceil(format.length / parts);
+  const groups: string[] = [];
+  for (let i = 0; i < format.length; i += chunk) groups.push('*'.repeat(Math.min(chunk, format.length - i)));
+  return groups.join('-');
+}
