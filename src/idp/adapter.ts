@@ -23,6 +23,8 @@ export interface AdapterDeps {
   now: () => number;
   /** The JWS algorithm of ID tokens, from the provider's key. */
   signingAlg: string;
+  /** Called with a client's scopes before its metadata goes to the provider (see provider.ts, supportedScopes). */
+  onClientScopes(scopes: string[]): void;
 }
 
 const key = (value: string) => hashSecret(value);
@@ -95,5 +97,7 @@ export function createAdapterClass(deps: AdapterDeps) {
 
 async function findClient(deps: AdapterDeps, id: string): Promise<Payload | undefined> {
   const client = await findIdpClient(deps.db, id);
-  return client ? (clientMetadata(client, deps.signingAlg) as Payload) : undefined;
+  if (!client) return undefined;
+  deps.onClientScopes(client.scopes);
+  return clientMetadata(client, deps.signingAlg) as Payload;
 }

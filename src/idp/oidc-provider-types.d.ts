@@ -6,3 +6,7 @@ declare module 'oidc-provider' {
   export const interactionPolicy: any;
   export const errors: any;
 }
+declare module 'oidc-provider/lib/helpers/weak_cache.js' {
+  const read: (provider: unknown) => unknown;
+  export default read;
+}

@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import Provider, { interactionPolicy } from 'oidc-provider';
+import internal from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
 import type { AtRestCipher } from '../security/at-rest.js';
@@ -43,6 +44,18 @@ export interface ProviderDeps {
   db: Db;
   atRest: AtRestCipher;
   now: () => number;
+  /** Records an audit event of the provider's (token issued, revoked, a refresh token replayed). */
+  audit(event: ProviderEvent): Promise<void>;
+}
+
+export interface ProviderEvent {
+  type: 'idp.token_issued' | 'idp.token_revoked' | 'idp.refresh_token_reused';
+  userId: number | null;
+  clientId: string | undefined;
+  grantType?: string;
+  tokenType?: string;
+  ip: string;
+  userAgent: string;
 }
 
 /** RFC 8176 values for our login methods. */
@@ -74,6 +87,19 @@ function signingKey(pem: string): { jwk: Record<string, unknown>; alg: string } 
 
 const { base: basePolicy, Check } = interactionPolicy;
 
+/**
+ * The scopes the provider accepts: the standard ones and those of each
+ * client, as the reference lets each client list its own (an API's `read`,
+ * `write`), each client held to its list. oidc-provider copies its `scopes`
+ * setting into a Set of its own at construction and checks scopes against
+ * it, so a client's scopes join that Set when the client is loaded (reached
+ * through the package's internal configuration reader:
+ * test/idp/tokens.test.ts fails if an update moves it).
+ */
+function supportedScopes(provider: unknown): Set<string> {
+  return (internal(provider) as { configuration: { scopes: Set<string> } }).configuration.scopes;
+}
+
 /** Builds the provider for one issuer. */
 export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const { config } = deps;
@@ -97,8 +123,9 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     0,
   );
 
+  let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
-    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg }),
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),
     clients: [],
     routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
     jwks: { keys: [jwk] },
@@ -226,6 +253,36 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     clockTolerance: 5,
   });
   provider.proxy = config.trustedProxyCount > 0;
+  const scopes = supportedScopes(provider);
+  onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
+
+  // Audit events: tokens issued and revoked, and a rotated refresh token
+  // presented again (the provider then revokes its whole grant).
+  const eventOf = (ctx: any, type: ProviderEvent['type'], userId: string | undefined, extra: Partial<ProviderEvent> = {}): ProviderEvent => ({
+    type,
+    userId: userId && /^\d+$/.test(userId) ? Number(userId) : null,
+    clientId: ctx.oidc?.client?.clientId,
+    ip: ctx.ip ?? '',
+    userAgent: String(ctx.get('user-agent') ?? '').slice(0, 512),
+    ...extra,
+  });
+  provider.use(async (ctx: any, next: () => Promise<void>) => {
+    await next();
+    const route = ctx.oidc?.route;
+    if (route === 'token' && ctx.status === 200) {
+      const entities = ctx.oidc.entities;
+      const accountId = entities.AccessToken?.accountId ?? entities.Account?.accountId;
+      await deps.audit(eventOf(ctx, 'idp.token_issued', accountId, { grantType: String(ctx.oidc.params?.grant_type ?? '') }));
+    } else if (route === 'revocation' && ctx.status === 200) {
+      const token = ctx.oidc.entities.AccessToken ?? ctx.oidc.entities.RefreshToken ?? ctx.oidc.entities.ClientCredentials;
+      await deps.audit(eventOf(ctx, 'idp.token_revoked', token?.accountId, token ? { tokenType: token.kind } : {}));
+    }
+  });
+  provider.on('grant.revoked', (ctx: any) => {
+    if (ctx.oidc?.route !== 'token') return;
+    const accountId = ctx.oidc.entities.RefreshToken?.accountId ?? ctx.oidc.entities.Grant?.accountId;
+    void deps.audit(eventOf(ctx, 'idp.refresh_token_reused', accountId, { grantType: 'refresh_token' }));
+  });
 
   // Our redirect URI rules (uris.ts) and hashed client secrets.
   const Client = provider.Client;

@@ -37,7 +37,21 @@ function providers(deps: Deps) {
     if (!provider) {
       // A bounded set: a client inventing Host headers cannot grow it.
       if (byIssuer.size >= 16) byIssuer.delete(byIssuer.keys().next().value!);
-      provider = buildProvider({ config: deps.config, db: deps.db, atRest: deps.atRest, now: () => deps.clock.now() }, issuer);
+      provider = buildProvider(
+        {
+          config: deps.config,
+          db: deps.db,
+          atRest: deps.atRest,
+          now: () => deps.clock.now(),
+          audit: async (event) => {
+            const detail = { ...(event.clientId ? { client_id: event.clientId } : {}), ...(event.grantType ? { grant_type: event.grantType } : {}), ...(event.tokenType ? { token_type: event.tokenType } : {}) };
+            await recordEvent(deps, deps.db, { ip: event.ip, userAgent: event.userAgent, now: deps.clock.now() }, event.type, { userId: event.userId, detail }).catch((error: unknown) =>
+              deps.log.error({ err: error, event: event.type }, 'recording an OpenID provider event failed'),
+            );
+          },
+        },
+        issuer,
+      );
       byIssuer.set(issuer, provider);
     }
     return { provider, issuer };
