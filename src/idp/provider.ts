@@ -112,7 +112,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   // provider's session never outlives ours.
   const policy = basePolicy();
   policy.get('login').checks.add(
-    new Check('headless_session', 'the session at the authentication server ended', async (ctx: any) => {
+    new Check('headless_session', 'the session at the authentication server ended', 'login_required', async (ctx: any) => {
       const accountId = ctx.oidc.session.accountId;
       if (!accountId || ctx.oidc.result?.login) return Check.NO_NEED_TO_PROMPT;
       const key = ctx.cookies.get(config.session.cookieName);
@@ -121,6 +121,16 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       return Check.NO_NEED_TO_PROMPT;
     }),
     0,
+  );
+  // max_age by the server's clock (the provider's own check reads the system time).
+  policy.get('login').checks.add(
+    new Check('headless_max_age', 'End-User authentication could not be obtained', 'login_required', async (ctx: any) => {
+      const maxAge = ctx.oidc.params.max_age;
+      const authTime = ctx.oidc.session.authTime();
+      if (maxAge === undefined || !ctx.oidc.session.accountId || ctx.oidc.result?.login || typeof authTime !== 'number') return Check.NO_NEED_TO_PROMPT;
+      return deps.now() / 1000 - authTime > Number(maxAge) ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT;
+    }),
+    1,
   );
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
