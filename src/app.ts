@@ -22,6 +22,7 @@ import { readinessProbe, shuttingDown, type DependencyCheck } from './observabil
 import { metricsServer } from './observability/metrics-server.js';
 import { createSocialProviders } from './social/registry.js';
 import { startWebhookSender } from './messaging/webhooks/sender.js';
+import { idpRateLimits } from './idp/rate-limit.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -79,11 +80,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const showBodies = !config.production;
   const consoleLog = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
   const clock = overrides.clock ?? systemClock;
+  const limiterStore = redis ? ({ kind: 'redis', client: redis } as const) : ({ kind: 'memory' } as const);
+  const idpLimits = idpRateLimits(config.idp);
   const base: Omit<Deps, 'tokens'> = {
     config,
     db,
     clock,
-    limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }, { onReject: (action) => metrics.rateLimited(action) }),
+    limiter: new RateLimiter(config.account.rateLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }),
+    idpLimiter: idpLimits ? new RateLimiter(idpLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }) : undefined,
     mailer: countedMailer(overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: consoleLog, showBodies }), metrics),
     sms: countedSmsSender(overrides.sms ?? createSmsSender(config.sms, consoleLog, showBodies), metrics),
     log,

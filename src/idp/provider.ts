@@ -279,6 +279,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   provider.use(async (ctx: any, next: () => Promise<void>) => {
     await next();
     const route = ctx.oidc?.route;
+    // The polling interval a device is told (RFC 8628 section 3.2); oidc-provider leaves it out.
+    if (route === 'device_authorization' && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') ctx.body = { ...ctx.body, interval: settings.deviceCodeInterval };
     if (route === 'token' && ctx.status === 200) {
       const entities = ctx.oidc.entities;
       const accountId = entities.AccessToken?.accountId ?? entities.Account?.accountId;

@@ -18,6 +18,8 @@ export const IDP_ENV: Record<string, string> = {
   IDP_OIDC_PRIVATE_KEY: PRIVATE_KEY,
   ACCOUNT_EMAIL_VERIFICATION: 'none',
   FRONTEND_URL: 'http://spa.test',
+  // Device user codes are limited per IP, and every test comes from 127.0.0.1 (device.test.ts checks the limit).
+  IDP_OIDC_RATE_LIMITS: 'false',
 };
 
 export const REDIRECT_URI = 'http://rp.test/callback';
@@ -52,7 +54,7 @@ export interface Navigation {
   /** Where the browser ended: the first URL off the server (the client's redirect URI, the SPA's login page). */
   url: URL;
   /** The last page the server rendered, when the chain stopped on one. */
-  page?: { status: number; html: string; url: URL };
+  page?: { status: number; html: string; url: URL; headers: Headers };
 }
 
 /**
@@ -76,7 +78,7 @@ export async function navigate(server: TestServer, jar: ApiClient, start: string
       body = undefined;
       continue;
     }
-    return { url, page: { status: response.status, html: await response.text(), url } };
+    return { url, page: { status: response.status, html: await response.text(), url, headers: response.headers } };
   }
   throw new Error('too many redirects');
 }

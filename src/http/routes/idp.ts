@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Deps } from '../../flows/context.js';
 import { buildProvider, IDP_PATHS, PROVIDER_PATHS } from '../../idp/provider.js';
 import { requestAuth } from '../../idp/client-metadata.js';
+import { DEVICE_USER_CODE } from '../../idp/rate-limit.js';
 import { consentPageUrl, decideLogin, loginPageUrl } from '../../idp/interactions.js';
 import { consentPage, errorPage, PAGE_CSP } from '../../idp/pages.js';
 import { findLiveSession } from '../../store/sessions.js';
@@ -68,6 +69,13 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   async function passThrough(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const { provider } = providerFor(request);
     await withDefaultScopes(request);
+    // Each user code tried on the device page counts against IDP_OIDC_RATE_LIMITS.device_user_code.
+    if (request.method === 'POST' && request.routeOptions.url === IDP_PATHS.code_verification && deps.idpLimiter) {
+      const verdict = await deps.idpLimiter.consume(DEVICE_USER_CODE, { ip: request.ip });
+      if (!verdict.ok) {
+        return reply.code(429).headers({ ...PAGE_HEADERS, 'retry-after': String(verdict.retryAfterSeconds) }).type('text/html; charset=utf-8').send(errorPage('Too many attempts', 'Too many codes were tried from here. Wait a minute and try again.'));
+      }
+    }
     reply.hijack();
     for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.raw.setHeader(name, value);
     const basic = /^basic /i.test(request.headers.authorization ?? '');
