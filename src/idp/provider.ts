@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import Provider, { interactionPolicy } from 'oidc-provider';
 import internal from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Config } from '../config/config.js';
@@ -46,6 +46,8 @@ export interface ProviderDeps {
   now: () => number;
   /** Records an audit event of the provider's (token issued, revoked, a refresh token replayed). */
   audit(event: ProviderEvent): Promise<void>;
+  /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
+  endBrowserSession(sessionKey: string, ip: string, userAgent: string): Promise<void>;
 }
 
 export interface ProviderEvent {
@@ -207,9 +209,18 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx: any, form: string) => {
+          // As the reference: ask whether to log out here too, unless told not to
+          // (IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT=false) and the
+          // id_token_hint names the logged-in user; then log out at once.
+          const hintSub = ctx.oidc.entities.IdTokenHint?.payload?.sub;
+          const ask = settings.rpInitiatedLogoutAsksForOpLogout || !hintSub || hintSub !== ctx.oidc.session.accountId;
+          if (!ask) {
+            autoSubmit(ctx, ctx.oidc.urlFor('end_session_confirm'), { xsrf: ctx.oidc.session.state.secret, logout: 'yes' });
+            return;
+          }
           htmlBody(
             ctx,
-            page(`Sign out of ${config.siteName}?`, `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`),
+            page(`Sign out of ${config.siteName}?`, `<p>You are signing out of an application. Sign out of ${escapeHtml(config.siteName)} as well?</p>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`),
           );
         },
         postLogoutSuccessSource: async (ctx: any) => {
@@ -285,6 +296,9 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       const entities = ctx.oidc.entities;
       const accountId = entities.AccessToken?.accountId ?? entities.Account?.accountId;
       await deps.audit(eventOf(ctx, 'idp.token_issued', accountId, { grantType: String(ctx.oidc.params?.grant_type ?? '') }));
+    } else if (route === 'end_session_confirm' && ctx.oidc.params?.logout) {
+      const key = ctx.cookies.get(config.session.cookieName);
+      if (key) await deps.endBrowserSession(key, ctx.ip ?? '', String(ctx.get('user-agent') ?? '').slice(0, 512));
     } else if (route === 'revocation' && ctx.status === 200) {
       const token = ctx.oidc.entities.AccessToken ?? ctx.oidc.entities.RefreshToken ?? ctx.oidc.entities.ClientCredentials;
       await deps.audit(eventOf(ctx, 'idp.token_revoked', token?.accountId, token ? { tokenType: token.kind } : {}));
@@ -309,6 +323,18 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     return clientSecretMatches(actual, this.clientSecret);
   };
   return provider;
+}
+
+/**
+ * A form that submits itself: the one script a page of the provider runs,
+ * allowed by its hash alone (oidc-provider's form_post does the same).
+ */
+function autoSubmit(ctx: any, action: string, fields: Record<string, string>): void {
+  const script = "document.addEventListener('DOMContentLoaded',function(){document.forms[0].submit()})";
+  const csp = String(ctx.response.get('content-security-policy') ?? '').replace("script-src 'none'", `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+  ctx.set('content-security-policy', csp);
+  const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  htmlBody(ctx, page('Signing out', `<form method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form><script>${script}</script>`));
 }
 
 function htmlBody(ctx: any, html: string): void {

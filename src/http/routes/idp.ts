@@ -11,6 +11,7 @@ import { findIdpClient } from '../../store/idp-clients.js';
 import { constantTimeEqual, hmac } from '../../security/secrets.js';
 import { secretRing } from '../../security/signing.js';
 import { recordEvent } from '../../flows/audit.js';
+import { endSession } from '../../flows/session-ops.js';
 import { userAgentOf } from '../client-auth.js';
 
 // The OpenID provider under the reference's paths (IDP_OIDC_ENABLED).
@@ -44,6 +45,11 @@ function providers(deps: Deps) {
           db: deps.db,
           atRest: deps.atRest,
           now: () => deps.clock.now(),
+          endBrowserSession: async (key, ip, userAgent) => {
+            const now = deps.clock.now();
+            const found = await findLiveSession(deps.db, key, now);
+            if (found) await endSession(deps, { client: 'browser', ip, userAgent, now, session: found.session, user: found.user });
+          },
           audit: async (event) => {
             const detail = { ...(event.clientId ? { client_id: event.clientId } : {}), ...(event.grantType ? { grant_type: event.grantType } : {}), ...(event.tokenType ? { token_type: event.tokenType } : {}) };
             await recordEvent(deps, deps.db, { ip: event.ip, userAgent: event.userAgent, now: deps.clock.now() }, event.type, { userId: event.userId, detail }).catch((error: unknown) =>
