@@ -123,7 +123,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     { auditRetentionDays: config.audit.retentionDays },
   );
-  const webhooks = config.audit.webhooks;
+  // The outbox's senders run for webhooks, and for the OpenID provider's back-channel logouts.
+  const webhooks = config.audit.webhooks ?? (config.idp.enabled ? { urls: [], secret: Buffer.alloc(0), events: new Set<never>(), ...config.audit.outbox } : null);
   const sender = webhooks
     ? startWebhookSender({
         db,

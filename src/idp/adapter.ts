@@ -23,6 +23,8 @@ export interface AdapterDeps {
   now: () => number;
   /** The JWS algorithm of ID tokens, from the provider's key. */
   signingAlg: string;
+  /** The issuer of the provider this adapter serves. */
+  issuer: string;
   /** Called with a client's scopes before its metadata goes to the provider (see provider.ts, supportedScopes). */
   onClientScopes(scopes: string[]): void;
 }
@@ -49,6 +51,7 @@ export function createAdapterClass(deps: AdapterDeps) {
         userCode: payload.userCode ? key(payload.userCode) : null,
         uid: payload.uid ? key(payload.uid) : null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
+        issuer: deps.issuer,
         expiresAt: typeof expiresIn === 'number' ? deps.now() + expiresIn * 1000 : null,
       });
     }

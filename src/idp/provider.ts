@@ -78,7 +78,7 @@ export function amrOf(methods: Array<{ method: string; type?: string; passwordle
   return [...amr];
 }
 
-function signingKey(pem: string): { jwk: Record<string, unknown>; alg: string } {
+export function signingKey(pem: string): { jwk: Record<string, unknown>; alg: string } {
   const key = createPrivateKey(pem);
   const jwk = key.export({ format: 'jwk' }) as Record<string, unknown>;
   const alg = key.asymmetricKeyType === 'rsa' ? 'RS256' : ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as Record<string, string>)[String(jwk.crv)] ?? 'ES256';
@@ -137,7 +137,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
-    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),
     clients: [],
     routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
     jwks: { keys: [jwk] },
@@ -246,7 +246,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     rotateRefreshToken: settings.rotateRefreshToken,
     // As the reference: a client allowed the refresh_token grant gets one, offline_access or not.
     issueRefreshToken: async (_ctx: unknown, client: any) => client.grantTypeAllowed('refresh_token'),
-    // Tokens outlive the browser session that made them (a logout here ends them through back-channel logout and revocation instead).
+    // Tokens outlive the browser session that made them, as in the reference; a session's end here reaches clients by back-channel logout (backchannel.ts).
     expiresWithSession: async () => false,
     allowOmittingSingleRegisteredRedirectUri: true,
     responseTypes: ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'],

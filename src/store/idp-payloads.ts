@@ -19,6 +19,7 @@ export interface PayloadWrite {
   userCode: string | null;
   uid: string | null;
   accountId: string | null;
+  issuer: string | null;
   expiresAt: number | null;
 }
 
@@ -31,6 +32,7 @@ export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void
     user_code: row.userCode,
     uid: row.uid,
     account_id: row.accountId,
+    issuer: row.issuer,
     expires_at: row.expiresAt,
     consumed_at: null,
   };
@@ -44,6 +46,7 @@ export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void
         user_code: values.user_code,
         uid: values.uid,
         account_id: values.account_id,
+        issuer: values.issuer,
         expires_at: values.expires_at,
       }),
     )
@@ -92,8 +95,8 @@ export async function destroyGrant(conn: Conn, grantId: string): Promise<void> {
 }
 
 /** The grants of a user (for logout: which clients to tell, which tokens to end). */
-export async function grantsOfAccount(conn: Conn, accountId: string, now: number): Promise<Array<{ id: string; payload: string }>> {
-  return conn.selectFrom('idp_payloads').select(['id', 'payload']).where('model', '=', 'Grant').where('account_id', '=', accountId).where(live(now)).execute();
+export async function grantsOfAccount(conn: Conn, accountId: string, now: number): Promise<Array<{ payload: string; issuer: string | null }>> {
+  return conn.selectFrom('idp_payloads').select(['payload', 'issuer']).where('model', '=', 'Grant').where('account_id', '=', accountId).where(live(now)).execute();
 }
 
 export async function deleteExpiredPayloads(conn: Conn, now: number): Promise<void> {

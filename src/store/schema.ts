@@ -234,6 +234,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: number;
   finished_at: number | null;
+  /** `webhook` (a signed JSON event) or `backchannel_logout` (an OpenID logout token for a client). */
+  kind: Generated<string>;
 }
 
 /** OpenID provider clients, as the reference's allauth_idp_oidc_client; lists are JSON arrays. */
@@ -265,6 +267,7 @@ export interface IdpPayloadsTable {
   user_code: string | null;
   uid: string | null;
   account_id: string | null;
+  issuer: string | null;
   expires_at: number | null;
   consumed_at: number | null;
 }

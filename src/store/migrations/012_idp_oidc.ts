@@ -38,6 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_code', 'varchar(64)')
     .addColumn('uid', 'varchar(128)')
     .addColumn('account_id', 'varchar(64)')
+    // The issuer the row was made under (grants: where back-channel logout tokens come from).
+    .addColumn('issuer', 'varchar(255)')
     .addColumn('expires_at', 'bigint')
     .addColumn('consumed_at', 'bigint')
     .addPrimaryKeyConstraint('idp_payloads_pk', ['model', 'id'])
@@ -47,9 +49,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('idp_payloads_uid').on('idp_payloads').columns(['model', 'uid']).execute();
   await db.schema.createIndex('idp_payloads_account').on('idp_payloads').columns(['account_id', 'model']).execute();
   await db.schema.createIndex('idp_payloads_expiry').on('idp_payloads').column('expires_at').execute();
+
+  // The webhook outbox also carries OpenID back-channel logout requests to
+  // clients (form-encoded logout tokens instead of signed JSON events), with
+  // the same retries and the same guarantee: written in the transaction of
+  // the session's end, delivered at least once.
+  await db.schema.alterTable('webhook_deliveries').addColumn('kind', 'varchar(32)', (c) => c.notNull().defaultTo('webhook')).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('webhook_deliveries').dropColumn('kind').execute();
   await db.schema.dropTable('idp_payloads').execute();
   await db.schema.dropTable('idp_clients').execute();
 }
