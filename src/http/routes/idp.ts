@@ -6,6 +6,7 @@ import { requestAuth } from '../../idp/client-metadata.js';
 import { DEVICE_USER_CODE } from '../../idp/rate-limit.js';
 import { consentPageUrl, decideLogin, loginPageUrl } from '../../idp/interactions.js';
 import { consentPage, errorPage, PAGE_CSP } from '../../idp/pages.js';
+import { grantConsent, scopesAsked } from '../../idp/consent.js';
 import { findLiveSession } from '../../store/sessions.js';
 import { findIdpClient } from '../../store/idp-clients.js';
 import { constantTimeEqual, hmac } from '../../security/secrets.js';
@@ -30,8 +31,10 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
+export type IdpProviders = (request: FastifyRequest) => { provider: any; issuer: string };
+
 /** One provider per issuer: unset, the issuer is the origin of the request, as in the reference. */
-function providers(deps: Deps) {
+export function idpProviders(deps: Deps): IdpProviders {
   const byIssuer = new Map<string, any>();
   return (request: FastifyRequest) => {
     const issuer = deps.config.idp.issuer ?? `${request.protocol}://${request.host}`;
@@ -65,9 +68,9 @@ function providers(deps: Deps) {
   };
 }
 
-export async function idpRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  if (!deps.config.idp.enabled) return;
-  const providerFor = providers(deps);
+export async function idpRoutes(app: FastifyInstance, deps: Deps, providers: IdpProviders | null): Promise<void> {
+  if (!providers) return;
+  const providerFor = providers;
   const ring = secretRing(deps.config);
   const consentToken = (uid: string) => hmac(ring[0]!, `idp-consent:${uid}`);
 
@@ -156,7 +159,7 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps): Promise<void>
         const external = consentPageUrl(deps.config, interaction.uid);
         if (external) return reply.redirect(external, 303);
         const client = await provider.Client.find(params.client_id);
-        const scopes: string[] = prompt.details.missingOIDCScope ?? String(params.scope ?? '').split(' ').filter(Boolean);
+        const scopes = scopesAsked(interaction);
         return html(
           reply,
           200,
@@ -188,15 +191,4 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps): Promise<void>
       return reply;
     });
   });
-}
-
-/** Grants what the consent prompt found missing, in the interaction's grant or a new one. */
-export async function grantConsent(provider: any, interaction: any): Promise<string> {
-  const { prompt, params, session, grantId } = interaction;
-  const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
-  const missing = prompt.details;
-  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-  if (missing.missingResourceScopes) for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes)) grant.addResourceScope(indicator, (scopes as string[]).join(' '));
-  return grant.save();
 }
