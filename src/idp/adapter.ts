@@ -3,7 +3,7 @@ import type { AtRestCipher } from '../security/at-rest.js';
 import type { Db } from '../store/db.js';
 import { consumePayload, destroyGrant, destroyPayload, findPayload, findPayloadBy, upsertPayload, type PayloadRow } from '../store/idp-payloads.js';
 import { findIdpClient } from '../store/idp-clients.js';
-import { clientMetadata } from './client-metadata.js';
+import { clientMetadata, requestAuth } from './client-metadata.js';
 
 // oidc-provider's storage interface over our database (idp_payloads), and
 // its Client model over our clients table (idp_clients).
@@ -29,7 +29,15 @@ export interface AdapterDeps {
   onClientScopes(scopes: string[]): void;
 }
 
-const key = (value: string) => hashSecret(value);
+/**
+ * A JWT access token (IDP_OIDC_ACCESS_TOKEN_FORMAT=jwt) sent to introspection
+ * or revocation arrives as `DIGEST_REF` and its SHA-256 (see
+ * http/routes/idp.ts: oidc-provider refuses JWTs there), which is looked up
+ * as the digest it is, in those two requests only.
+ */
+export const DIGEST_REF = 'sha256~';
+
+const key = (value: string) => (value.startsWith(DIGEST_REF) && requestAuth.getStore()?.byDigest ? value.slice(DIGEST_REF.length) : hashSecret(value));
 
 /** Models whose id is a bearer secret: kept out of the stored payload. */
 const SECRET_IDS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);

@@ -14,7 +14,7 @@ import type { IdpClientRecord } from '../store/idp-clients.js';
 // `*` replaced so that its validation passes, and the matching itself is
 // ours (see provider.ts, redirectUriAllowed).
 
-export const requestAuth = new AsyncLocalStorage<{ basic: boolean }>();
+export const requestAuth = new AsyncLocalStorage<{ basic: boolean; byDigest?: boolean }>();
 
 export const WILDCARD_PLACEHOLDER = 'wildcard.invalid';
 

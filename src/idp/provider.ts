@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomUUID, sign as cryptoSign } from 'node:crypto';
 import Provider, { interactionPolicy } from 'oidc-provider';
 import internal from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Config } from '../config/config.js';
@@ -46,6 +46,8 @@ export interface ProviderDeps {
   now: () => number;
   /** Records an audit event of the provider's (token issued, revoked, a refresh token replayed). */
   audit(event: ProviderEvent): Promise<void>;
+  /** Where the provider's internal errors (500s) are logged. */
+  logError(error: unknown, message: string): void;
   /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
   endBrowserSession(sessionKey: string, ip: string, userAgent: string): Promise<void>;
 }
@@ -304,11 +306,14 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       await deps.audit(eventOf(ctx, 'idp.token_revoked', token?.accountId, token ? { tokenType: token.kind } : {}));
     }
   });
+  provider.on('server_error', (_ctx: unknown, error: unknown) => deps.logError(error, 'OpenID provider error'));
   provider.on('grant.revoked', (ctx: any) => {
     if (ctx.oidc?.route !== 'token') return;
     const accountId = ctx.oidc.entities.RefreshToken?.accountId ?? ctx.oidc.entities.Grant?.accountId;
     void deps.audit(eventOf(ctx, 'idp.refresh_token_reused', accountId, { grantType: 'refresh_token' }));
   });
+
+  if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
 
   // Our redirect URI rules (uris.ts) and hashed client secrets.
   const Client = provider.Client;
@@ -340,6 +345,45 @@ function autoSubmit(ctx: any, action: string, fields: Record<string, string>): v
 function htmlBody(ctx: any, html: string): void {
   ctx.type = 'html';
   ctx.body = html;
+}
+
+/**
+ * IDP_OIDC_ACCESS_TOKEN_FORMAT=jwt, as the reference makes them: the token's
+ * value is a JWT signed with the provider's key (iss, client_id, sub,
+ * scope, iat, exp, jti, token_use), with no audience, so that it still
+ * works at userinfo. oidc-provider's own JWT format is for resource servers
+ * (with an audience, which userinfo refuses) and is never stored, so it
+ * could not be revoked or introspected; here the JWT is the token's id,
+ * stored (as every id) by its SHA-256: revocation and introspection work as
+ * for opaque tokens. The id is made synchronously, hence node:crypto's
+ * signing rather than jose's.
+ */
+function jwtAccessTokens(provider: any, issuer: string, pem: string, kid: string, alg: string, now: () => number): void {
+  const key = createPrivateKey(pem);
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const sign = (claims: Record<string, unknown>): string => {
+    const input = `${b64({ alg, kid, typ: 'at+jwt' })}.${b64(claims)}`;
+    const hash = `sha${alg.slice(2)}`;
+    const signature = alg.startsWith('RS') ? cryptoSign(hash, Buffer.from(input), key) : cryptoSign(hash, Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
+  };
+  for (const Model of [provider.AccessToken, provider.ClientCredentials]) {
+    Model.prototype.generateTokenId = function (this: { clientId: string; accountId?: string; scope?: string; expiration: number; format?: string }) {
+      // Kept (and looked up) as an opaque token is.
+      this.format = 'opaque';
+      const iat = Math.floor(now() / 1000);
+      return sign({
+        iss: issuer,
+        client_id: this.clientId,
+        ...(this.accountId ? { sub: this.accountId } : {}),
+        ...(this.scope ? { scope: this.scope } : {}),
+        iat,
+        exp: iat + this.expiration,
+        jti: randomUUID().replaceAll('-', ''),
+        token_use: 'access',
+      });
+    };
+  }
 }
 
 /** oidc-provider's mask for the reference's user code format: `*` per character, dashes between groups. */

@@ -9,7 +9,8 @@ import { consentPage, errorPage, PAGE_CSP } from '../../idp/pages.js';
 import { grantConsent, scopesAsked } from '../../idp/consent.js';
 import { findLiveSession } from '../../store/sessions.js';
 import { findIdpClient } from '../../store/idp-clients.js';
-import { constantTimeEqual, hmac } from '../../security/secrets.js';
+import { constantTimeEqual, hashSecret, hmac } from '../../security/secrets.js';
+import { DIGEST_REF } from '../../idp/adapter.js';
 import { secretRing } from '../../security/signing.js';
 import { recordEvent } from '../../flows/audit.js';
 import { endSession } from '../../flows/session-ops.js';
@@ -48,6 +49,7 @@ export function idpProviders(deps: Deps): IdpProviders {
           db: deps.db,
           atRest: deps.atRest,
           now: () => deps.clock.now(),
+          logError: (error, message) => deps.log.error({ err: error }, message),
           endBrowserSession: async (key, ip, userAgent) => {
             const now = deps.clock.now();
             const found = await findLiveSession(deps.db, key, now);
@@ -75,7 +77,7 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps, providers: Idp
   const consentToken = (uid: string) => hmac(ring[0]!, `idp-consent:${uid}`);
 
   /** Hands the raw request to the provider. */
-  async function passThrough(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function passThrough(request: FastifyRequest, reply: FastifyReply, byDigest = false): Promise<void> {
     const { provider } = providerFor(request);
     await withDefaultScopes(request);
     // Each user code tried on the device page counts against IDP_OIDC_RATE_LIMITS.device_user_code.
@@ -88,7 +90,23 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps, providers: Idp
     reply.hijack();
     for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.raw.setHeader(name, value);
     const basic = /^basic /i.test(request.headers.authorization ?? '');
-    await requestAuth.run({ basic }, () => provider.callback()(request.raw, reply.raw));
+    await requestAuth.run({ basic, byDigest }, () => provider.callback()(request.raw, reply.raw));
+  }
+
+  /**
+   * Introspection and revocation of JWT access tokens: oidc-provider refuses
+   * any JWT there (it takes them for its own stateless ones), while ours are
+   * stored like opaque tokens. The body is read here and a JWT token is
+   * handed on as the digest it is stored under (adapter.ts, DIGEST_REF); the
+   * provider reads the body from `req.body` then.
+   */
+  async function jwtTokenEndpoint(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const params = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+    const token = params.get('token');
+    const jwt = token !== null && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
+    if (jwt) params.set('token', DIGEST_REF + hashSecret(token));
+    (request.raw as typeof request.raw & { body?: string }).body = params.toString();
+    await passThrough(request, reply, jwt);
   }
 
   /** The reference's default scopes: an authorization request without `scope` asks for the client's defaults. */
@@ -103,11 +121,21 @@ export async function idpRoutes(app: FastifyInstance, deps: Deps, providers: Idp
     request.raw.url = url.pathname + url.search;
   }
 
+  const jwtTokens = deps.config.idp.accessTokenFormat === 'jwt';
+  const readsBody: string[] = jwtTokens ? [IDP_PATHS.introspection, IDP_PATHS.revocation] : [];
+  if (jwtTokens) {
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      for (const url of readsBody) scope.route({ method: ['POST', 'OPTIONS'], url, schema: { hide: true }, handler: jwtTokenEndpoint });
+    });
+  }
+
   await app.register(async (scope) => {
     // Bodies stay in the stream for the provider.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-    for (const path of PROVIDER_PATHS) {
+    for (const path of PROVIDER_PATHS.filter((p) => !readsBody.includes(p))) {
       for (const url of [path, `${path}/*`]) {
         scope.route({ method: ['GET', 'POST', 'OPTIONS', 'HEAD'], url, schema: { hide: true }, handler: passThrough });
       }
