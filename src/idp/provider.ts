@@ -32,7 +32,6 @@ export const IDP_PATHS = {
   code_verification: '/identity/o/device',
   end_session: '/identity/o/logout',
   jwks: '/.well-known/jwks.json',
-  pushed_authorization_request: '/identity/o/api/par',
   interaction: '/identity/o/interaction',
 } as const;
 
@@ -182,6 +181,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     },
     features: {
       devInteractions: { enabled: false },
+      // Not in the reference; off to keep the surface its clients know.
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       introspection: { enabled: true },
       clientCredentials: { enabled: true },
