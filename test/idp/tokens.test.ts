@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import { describeEachDatabase } from '../support/server.js';
 import { eventsOf } from '../audit/support.js';
-import { IDP_ENV, codeFlow, loggedInBrowser, registerClient, relyingParty } from './support.js';
+import { IDP_ENV, codeFlow, loggedInBrowser, navigate, registerClient, relyingParty } from './support.js';
 
 // Refresh tokens (rotation, and a replayed one revoking its grant),
 // client credentials, revocation (RFC 7009) and introspection (RFC 7662),
@@ -79,5 +79,32 @@ describeEachDatabase('OpenID provider: tokens', IDP_ENV, ({ server }) => {
     const dump = JSON.stringify(rows);
     assert.ok(!dump.includes(tokens.access_token));
     assert.ok(!dump.includes(tokens.refresh_token!));
+  });
+});
+
+describeEachDatabase('OpenID provider: CORS and wildcard redirect URIs', IDP_ENV, ({ server }) => {
+  it('answers the token endpoint cross-origin only to a client\'s registered origins', async () => {
+    const client = await registerClient(server(), { type: 'public', grantTypes: ['authorization_code'], corsOrigins: ['https://spa.example.com'] });
+    const post = (origin: string) =>
+      fetch(`${server().baseUrl}/identity/o/api/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: client.id, redirect_uri: 'http://rp.test/callback', code_verifier: 'v'.repeat(43) }),
+      });
+    const allowed = await post('https://spa.example.com');
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://spa.example.com');
+    const other = await post('https://evil.example.com');
+    assert.notEqual(other.headers.get('access-control-allow-origin'), 'https://evil.example.com');
+  });
+
+  it('a client that allows wildcards gets codes at any one-label subdomain', async () => {
+    const client = await registerClient(server(), { allowUriWildcards: true, redirectUris: ['http://*.rp.test/callback'] });
+    const rp = await relyingParty(server(), client);
+    const { api } = await loggedInBrowser(server());
+    const good = oidc.buildAuthorizationUrl(rp, { redirect_uri: 'http://tenant1.rp.test/callback', scope: 'openid', state: 's' });
+    const first = await navigate(server(), api, good);
+    assert.equal(first.page?.status, 200, 'the consent page');
+    const bad = oidc.buildAuthorizationUrl(rp, { redirect_uri: 'http://a.b.rp.test/callback', scope: 'openid', state: 's' });
+    assert.equal((await navigate(server(), api, bad)).page?.status, 400);
   });
 });
