@@ -158,6 +158,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
+    // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
+    ...(settings.userinfoEndpoint ? { discovery: { userinfo_endpoint: settings.userinfoEndpoint } } : {}),
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,

@@ -107,3 +107,11 @@ describeEachDatabase('OpenID provider: authorization code', IDP_ENV, ({ server }
     assert.ok(tokens.access_token);
   });
 });
+
+describeEachDatabase('OpenID provider: an external userinfo endpoint', { ...IDP_ENV, IDP_OIDC_USERINFO_ENDPOINT: 'https://api.example.com/me' }, ({ server }) => {
+  it('is announced, and the built-in one is off', async () => {
+    const doc = await (await fetch(`${server().baseUrl}/.well-known/openid-configuration`)).json();
+    assert.equal(doc.userinfo_endpoint, 'https://api.example.com/me');
+    assert.equal((await fetch(`${server().baseUrl}/identity/o/api/userinfo`)).status, 404);
+  });
+});
