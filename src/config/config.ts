@@ -246,7 +246,7 @@ export function loadConfig(env: Env): Config {
     social: readSocialSettings(env, { emailVerification, signupFields, loginByCode: accountManagement.loginByCode.enabled }, production),
     httpSecurity: readHttpSecurity(env),
     audit: readAuditSettings(env),
-    idp: readIdpSettings(env),
+    idp: readIdpSettings(env, production, warnings),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

@@ -92,8 +92,17 @@ function readUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-export function readIdpSettings(env: Env): IdpSettings {
+export function readIdpSettings(env: Env, production: boolean, warnings: string[]): IdpSettings {
   const enabled = readBool(env, 'IDP_OIDC_ENABLED', false);
+  if (enabled && production) {
+    // The login hand-over must reach the real SPA, never the development default.
+    if (readOptional(env, 'FRONTEND_URL') === undefined && !('account_login' in (readJsonObject(env, 'HEADLESS_FRONTEND_URLS') ?? {}))) {
+      throw new ConfigError('HEADLESS_FRONTEND_URLS: account_login is required when NODE_ENV=production, IDP_OIDC_ENABLED is on and FRONTEND_URL is unset');
+    }
+    if (readOptional(env, 'IDP_OIDC_ISSUER') === undefined) {
+      warnings.push('IDP_OIDC_ISSUER is unset: the issuer is taken from each request\'s Host (and X-Forwarded-Host behind TRUSTED_PROXY_COUNT proxies); set it unless the proxy in front only passes your own host names');
+    }
+  }
   return {
     enabled,
     privateKeyPem: readPrivateKey(env, enabled),
