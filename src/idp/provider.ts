@@ -4,7 +4,7 @@ import internal from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
 import type { AtRestCipher } from '../security/at-rest.js';
-import { hmac } from '../security/secrets.js';
+import { hashSecret, hmac } from '../security/secrets.js';
 import { secretRing } from '../security/signing.js';
 import { findUserById } from '../store/users.js';
 import { findPhoneOfUser } from '../store/phones.js';
@@ -292,9 +292,27 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     userAgent: String(ctx.get('user-agent') ?? '').slice(0, 512),
     ...extra,
   });
+  // RFC 8628 section 3.5: a device polling before its interval is over is
+  // told slow_down, and its interval grows by 5 seconds. Kept per process
+  // (by the code's digest): behind several instances a device may poll each
+  // once per interval.
+  const polls = new Map<string, { at: number; interval: number }>();
+  const slowDown = (ctx: any) => {
+    const key = hashSecret(String(ctx.oidc.params.device_code));
+    const now = deps.now();
+    const last = polls.get(key);
+    const interval = last?.interval ?? settings.deviceCodeInterval;
+    polls.delete(key);
+    if (polls.size >= 10_000) polls.delete(polls.keys().next().value!);
+    const early = last !== undefined && now - last.at < interval * 1000;
+    polls.set(key, { at: now, interval: early ? interval + 5 : interval });
+    if (early) ctx.body = { error: 'slow_down', error_description: 'you are polling too quickly and should back off at a reasonable rate' };
+  };
+
   provider.use(async (ctx: any, next: () => Promise<void>) => {
     await next();
     const route = ctx.oidc?.route;
+    if (route === 'token' && ctx.oidc.params?.grant_type === 'urn:ietf:params:oauth:grant-type:device_code' && ctx.body?.error === 'authorization_pending') slowDown(ctx);
     // The polling interval a device is told (RFC 8628 section 3.2); oidc-provider leaves it out.
     if (route === 'device_authorization' && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') ctx.body = { ...ctx.body, interval: settings.deviceCodeInterval };
     if (route === 'token' && ctx.status === 200) {

@@ -64,6 +64,12 @@ describeEachDatabase('OpenID provider: device authorization', IDP_ENV, ({ server
     const pending = await poll(server, client.id, started.device_code);
     assert.equal(pending.status, 400);
     assert.equal(pending.body.error, 'authorization_pending');
+    // Polling again before the interval is over: slow_down (RFC 8628 section 3.5), and the interval grows by 5 s.
+    assert.equal((await poll(server, client.id, started.device_code)).body.error, 'slow_down');
+    server().clock.advance(6_000);
+    assert.equal((await poll(server, client.id, started.device_code)).body.error, 'slow_down', '6 s is within the 10 s it has now');
+    server().clock.advance(16_000);
+    assert.equal((await poll(server, client.id, started.device_code)).body.error, 'authorization_pending', 'after 15 s');
 
     const { api, email } = await loggedInBrowser(server());
     const done = await enterCode(api, started.user_code);
