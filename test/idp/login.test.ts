@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import { describeEachDatabase } from '../support/server.js';
 import { readyClient, signedUp, PASSWORD } from '../support/accounts.js';
+import { eventsOf } from '../audit/support.js';
 import { IDP_ENV, REDIRECT_URI, authorize, codeFlow, consentForm, loggedInBrowser, navigate, registerClient, relyingParty } from './support.js';
 
 // The hand-over to the SPA: an authorization request without a session here
@@ -37,6 +38,8 @@ describeEachDatabase('OpenID provider: login hand-over', IDP_ENV, ({ server }) =
     const landed = await navigate(server(), api, form.action, { method: 'POST', form: { csrf: form.csrf, decision: 'allow' } });
     const tokens = await oidc.authorizationCodeGrant(rp, landed.url, { pkceCodeVerifier: verifier, expectedState: 'st' });
     assert.equal(tokens.claims()!.email, email);
+    const granted = (await eventsOf(server(), 'idp.consent_granted')).find((e) => (e.detail as { client_id?: string }).client_id === client.id);
+    assert.deepEqual((granted?.detail as { scopes?: string[] }).scopes, ['openid', 'email']);
   });
 
   it('a denied consent returns access_denied; a forged form is refused', async () => {
@@ -50,6 +53,8 @@ describeEachDatabase('OpenID provider: login hand-over', IDP_ENV, ({ server }) =
     assert.equal(forged.page?.status, 403);
     const denied = await navigate(server(), api, form.action, { method: 'POST', form: { csrf: form.csrf, decision: 'deny' } });
     assert.equal(denied.url.searchParams.get('error'), 'access_denied');
+    const events = await eventsOf(server(), 'idp.consent_denied');
+    assert.ok(events.some((e) => (e.detail as { client_id?: string }).client_id === client.id));
   });
 
   it('skips consent for a client that skips it', async () => {
