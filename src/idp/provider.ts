@@ -185,6 +185,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       devInteractions: { enabled: false },
       // Not in the reference; off to keep the surface its clients know.
       pushedAuthorizationRequests: { enabled: false },
+      resourceIndicators: { enabled: false },
       revocation: { enabled: true },
       introspection: { enabled: true },
       clientCredentials: { enabled: true },
@@ -315,7 +316,9 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     if (route === 'token' && ctx.oidc.params?.grant_type === 'urn:ietf:params:oauth:grant-type:device_code' && ctx.body?.error === 'authorization_pending') slowDown(ctx);
     // The polling interval a device is told (RFC 8628 section 3.2); oidc-provider leaves it out.
     if (route === 'device_authorization' && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') ctx.body = { ...ctx.body, interval: settings.deviceCodeInterval };
-    if (route === 'token' && ctx.status === 200) {
+    if (route === 'token' && ctx.state.refreshTokenReused) {
+      await deps.audit(eventOf(ctx, 'idp.refresh_token_reused', ctx.state.refreshTokenReused.accountId, { grantType: 'refresh_token' }));
+    } else if (route === 'token' && ctx.status === 200) {
       const entities = ctx.oidc.entities;
       const accountId = entities.AccessToken?.accountId ?? entities.Account?.accountId;
       await deps.audit(eventOf(ctx, 'idp.token_issued', accountId, { grantType: String(ctx.oidc.params?.grant_type ?? '') }));
@@ -328,10 +331,10 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     }
   });
   provider.on('server_error', (_ctx: unknown, error: unknown) => deps.logError(error, 'OpenID provider error'));
+  // Marked here, recorded by the middleware above before the answer goes out.
   provider.on('grant.revoked', (ctx: any) => {
     if (ctx.oidc?.route !== 'token') return;
-    const accountId = ctx.oidc.entities.RefreshToken?.accountId ?? ctx.oidc.entities.Grant?.accountId;
-    void deps.audit(eventOf(ctx, 'idp.refresh_token_reused', accountId, { grantType: 'refresh_token' }));
+    ctx.state.refreshTokenReused = { accountId: ctx.oidc.entities.RefreshToken?.accountId ?? ctx.oidc.entities.Grant?.accountId };
   });
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
