@@ -99,6 +99,18 @@ describeEachDatabase('OpenID provider: authorization code', IDP_ENV, ({ server }
     }
   });
 
+  it('a request without scope gets the client\'s default scopes', async () => {
+    const client = await registerClient(server(), { scopes: ['openid', 'email', 'profile'], defaultScopes: ['openid', 'email'], skipConsent: true });
+    const rp = await relyingParty(server(), client);
+    const { api, email } = await loggedInBrowser(server());
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: REDIRECT_URI, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st' });
+    const landed = await authorize(server(), api, url, 'none');
+    const tokens = await oidc.authorizationCodeGrant(rp, landed, { pkceCodeVerifier: verifier, expectedState: 'st' });
+    assert.equal(tokens.scope, 'openid email');
+    assert.equal(tokens.claims()!.email, email);
+  });
+
   it('client_secret_post works as well as basic', async () => {
     const client = await registerClient(server());
     const rp = await relyingParty(server(), client, 'post');
