@@ -31,6 +31,9 @@ export function clientMetadata(client: IdpClientRecord, signingAlg: string): Rec
   const confidential = client.type === 'confidential';
   const basic = requestAuth.getStore()?.basic ?? true;
   const grantTypes = client.grantTypes.filter((g) => g !== 'client_credentials' || confidential);
+  // The reference has no implicit grant type: a client registered for response types that return tokens from the
+  // authorization endpoint (id_token, token) may use them; the provider wants that said as the implicit grant.
+  if (client.responseTypes.some((t) => /\b(id_token|token)\b/.test(t))) grantTypes.push('implicit');
   return {
     client_id: client.id,
     client_name: client.name,

@@ -111,6 +111,17 @@ describeEachDatabase('OpenID provider: authorization code', IDP_ENV, ({ server }
     assert.equal(tokens.claims()!.email, email);
   });
 
+  it('a client registered for it gets an ID token from the authorization endpoint (implicit)', async () => {
+    const client = await registerClient(server(), { responseTypes: ['code', 'id_token'], redirectUris: ['https://rp.test/callback'], skipConsent: true });
+    const rp = await relyingParty(server(), client);
+    oidc.useIdTokenResponseType(rp);
+    const { api, email } = await loggedInBrowser(server());
+    const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: 'https://rp.test/callback', scope: 'openid email', nonce: 'n-1', state: 'st' });
+    const landed = await authorize(server(), api, url, 'none');
+    const claims = await oidc.implicitAuthentication(rp, landed, 'n-1', { expectedState: 'st' });
+    assert.equal(claims.email, email);
+  });
+
   it('client_secret_post works as well as basic', async () => {
     const client = await registerClient(server());
     const rp = await relyingParty(server(), client, 'post');
