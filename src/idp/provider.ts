@@ -320,6 +320,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       await deps.audit(eventOf(ctx, 'idp.refresh_token_reused', ctx.state.refreshTokenReused.accountId, { grantType: 'refresh_token' }));
     } else if (route === 'token' && ctx.status === 200) {
       const entities = ctx.oidc.entities;
+      // A used refresh token's grant lives on as long as the new token: the lifetime counts from the last use.
+      if (ctx.oidc.params?.grant_type === 'refresh_token' && entities.Grant) await entities.Grant.save(settings.refreshTokenExpiresIn);
       const accountId = entities.AccessToken?.accountId ?? entities.Account?.accountId;
       await deps.audit(eventOf(ctx, 'idp.token_issued', accountId, { grantType: String(ctx.oidc.params?.grant_type ?? '') }));
     } else if (route === 'end_session_confirm' && ctx.oidc.params?.logout) {

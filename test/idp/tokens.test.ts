@@ -16,7 +16,16 @@ describeEachDatabase('OpenID provider: tokens', IDP_ENV, ({ server }) => {
     const { api } = await loggedInBrowser(server());
     const { tokens } = await codeFlow(server(), rp, api);
     const first = tokens.refresh_token!;
-    const refreshed = await oidc.refreshTokenGrant(rp, first);
+    // Ten days later (the server's clock), the refresh also carries the grant on.
+    server().clock.advance(10 * 86400_000);
+    let refreshed;
+    try {
+      refreshed = await oidc.refreshTokenGrant(rp, first);
+      const grants = await server().app.deps.db.selectFrom('idp_payloads').select(['expires_at']).where('model', '=', 'Grant').execute();
+      assert.ok(grants.some((g) => Number(g.expires_at) > server().clock.now() + 90 * 86400_000 - 60_000));
+    } finally {
+      server().clock.advance(-10 * 86400_000);
+    }
     assert.ok(refreshed.refresh_token);
     assert.notEqual(refreshed.refresh_token, first);
     assert.ok(refreshed.id_token, 'an ID token again');
