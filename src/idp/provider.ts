@@ -196,7 +196,9 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
         mask: userCodeMask(settings.userCodeFormat),
         userCodeInputSource: async (ctx: any, form: string, _out: unknown, err: any) => {
           const message = err ? `<p class="error">${err.userCode || err.name === 'NoCodeError' ? 'That code is not valid. Try again.' : 'The request could not be completed.'}</p>` : '<p>Enter the code your device shows.</p>';
-          htmlBody(ctx, page('Connect a device', `${message}${form}<button type="submit" form="op.deviceInputForm">Continue</button>`));
+          // The provider's form selects the field with an inline handler: no script runs on these pages.
+          const plain = form.replace(/\s+onfocus="[^"]*"/g, '');
+          htmlBody(ctx, page('Connect a device', `${message}${plain}<button type="submit" form="op.deviceInputForm">Continue</button>`));
         },
         userCodeConfirmSource: async (ctx: any, form: string, client: any, _info: unknown, userCode: string) => {
           htmlBody(

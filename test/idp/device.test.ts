@@ -41,6 +41,7 @@ describeEachDatabase('OpenID provider: device authorization', IDP_ENV, ({ server
     const entry = await navigate(server(), jar, '/identity/o/device');
     assert.equal(entry.page?.status, 200);
     assert.match(entry.page!.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.doesNotMatch(entry.page!.html, /<script|\son[a-z]+=/i, 'no script on the page');
     const input = formFields(entry.page!.html, 'op.deviceInputForm');
     const confirm = await navigate(server(), jar, input.action, { method: 'POST', form: { ...input.fields, user_code: userCode.toLowerCase() } });
     assert.equal(confirm.page?.status, 200, confirm.page?.html.slice(0, 400));

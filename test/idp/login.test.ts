@@ -34,6 +34,8 @@ describeEachDatabase('OpenID provider: login hand-over', IDP_ENV, ({ server }) =
     const consent = await navigate(server(), api, next);
     assert.equal(consent.page?.status, 200);
     assert.match(consent.page!.html, /Relying party wants to access your/);
+    assert.doesNotMatch(consent.page!.html, /<script|\son[a-z]+=/i, 'no script on the page');
+    assert.match(consent.page!.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'none'/);
     const form = consentForm(consent.page!.html);
     const landed = await navigate(server(), api, form.action, { method: 'POST', form: { csrf: form.csrf, decision: 'allow' } });
     const tokens = await oidc.authorizationCodeGrant(rp, landed.url, { pkceCodeVerifier: verifier, expectedState: 'st' });
