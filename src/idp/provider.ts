@@ -136,6 +136,12 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     1,
   );
 
+  // oidc-provider asks a native client's user (loopback or custom-scheme redirect URIs, which any app
+  // may claim) for consent every time; a client registered to skip consent skips it, as in the reference.
+  const native = policy.get('consent').checks.get('native_client_prompt');
+  const askNative = native.check;
+  native.check = (ctx: any) => ((ctx.oidc.client as ClientExtras).x_skip_consent ? Check.NO_NEED_TO_PROMPT : askNative(ctx));
+
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
     adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),

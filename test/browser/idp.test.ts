@@ -10,6 +10,7 @@ import { CSRF_SCRIPT, startSpaHost } from '../support/spa-host.js';
 import { browserSkipReason, launchBrowser } from '../support/browser.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { totpAccount, totpAt } from '../mfa/support.js';
+import { readyClient, signedUp } from '../support/accounts.js';
 import { PRIVATE_KEY, registerClient, relyingParty } from '../idp/support.js';
 
 // The browser path of the OpenID provider in Chromium: an application sends
@@ -72,7 +73,12 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
     const port = await freePort();
     spa = await startSpaHost(`http://127.0.0.1:${port}`, { page: LOGIN_PAGE, passThrough: ['/_service/', '/identity/', '/.well-known/'] });
     const frontend = spa.url.replace(/\/$/, '');
-    server = await startTestServer('sqlite', { IDP_OIDC_ENABLED: 'true', IDP_OIDC_PRIVATE_KEY: PRIVATE_KEY, TRUSTED_PROXY_COUNT: '1', FRONTEND_URL: frontend }, { port });
+    // Logout without asking: the page that ends the session submits itself, under its CSP's script hash.
+    server = await startTestServer(
+      'sqlite',
+      { IDP_OIDC_ENABLED: 'true', IDP_OIDC_PRIVATE_KEY: PRIVATE_KEY, TRUSTED_PROXY_COUNT: '1', FRONTEND_URL: frontend, IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT: 'false' },
+      { port },
+    );
     rpHost = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Application</title><p>signed in</p>'));
     await new Promise<void>((resolve) => rpHost.listen(0, '127.0.0.1', resolve));
     rpBase = `http://127.0.0.1:${(rpHost.address() as AddressInfo).port}`;
@@ -126,6 +132,34 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
       assert.deepEqual([...(claims.amr as string[])].sort(), ['mfa', 'otp', 'pwd']);
     } finally {
       await page.close();
+    }
+  });
+
+  it('RP-initiated logout for the hinted user ends the session here without asking, and returns to the client', async () => {
+    const api = await readyClient(server, 'browser');
+    const { email, password } = await signedUp(api);
+    const client = await registerClient(server, { redirectUris: [`${rpBase}/callback`], postLogoutRedirectUris: [`${rpBase}/logged-out`], skipConsent: true });
+    const rp = await relyingParty({ ...server, baseUrl: spa.url.replace(/\/$/, '') }, client);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: `${rpBase}/callback`, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 's' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(url.toString());
+      await page.waitForSelector('body[data-ready="yes"]');
+      await page.fill('#email', email);
+      await page.fill('#password', password);
+      await Promise.all([page.waitForURL(`${rpBase}/callback?**`), page.click('#login')]);
+      const tokens = await oidc.authorizationCodeGrant(rp, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: 's' });
+
+      const logout = `${spa.url}identity/o/logout?${new URLSearchParams({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${rpBase}/logged-out`, state: 'bye' })}`;
+      await page.goto(logout);
+      await page.waitForURL(`${rpBase}/logged-out?state=bye`);
+      await page.goto(spa.url);
+      const session = await page.evaluate(async () => (await fetch('/_service/browser/v1/auth/session')).status);
+      assert.equal(session, 401, 'the session here ended');
+    } finally {
+      await context.close();
     }
   });
 });
