@@ -5,7 +5,7 @@ import type { Conn } from '../store/db.js';
 import { grantsOfAccount } from '../store/idp-payloads.js';
 import { findIdpClient } from '../store/idp-clients.js';
 import { insertBackchannelDelivery } from '../store/webhook-deliveries.js';
-import { signingKey } from './provider.js';
+import { signingKey } from './keys.js';
 
 // OpenID Connect Back-Channel Logout 1.0: when a user's session here ends
 // (logout, a password change or reset, sessions revoked, the account

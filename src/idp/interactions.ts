@@ -1,6 +1,5 @@
 import type { Config } from '../config/config.js';
 import type { LiveSession } from '../tokens/strategy.js';
-import { amrOf } from './provider.js';
 
 // What the provider's login prompt gets from our own login: the user of the
 // browser's session here (its cookie), when that login is complete (no
@@ -49,4 +48,22 @@ export function consentPageUrl(config: Config, uid: string): string | null {
   const url = new URL(template);
   url.searchParams.set('uid', uid);
   return url.toString();
+}
+
+/** RFC 8176 values for our login methods. */
+export function amrOf(methods: Array<{ method: string; type?: string; passwordless?: true }>): string[] {
+  const amr = new Set<string>();
+  for (const m of methods) {
+    if (m.method === 'password') amr.add('pwd');
+    else if (m.method === 'code' || m.method === 'password_reset') amr.add('otp');
+    else if (m.method === 'socialaccount') amr.add('fed');
+    else if (m.method === 'mfa') {
+      if (m.passwordless) amr.add('hwk').add('user');
+      else if (m.type === 'webauthn') amr.add('hwk');
+      else amr.add('otp');
+    }
+  }
+  const factors = methods.filter((m) => m.method !== 'mfa' || !m.passwordless).some((m) => m.method === 'mfa');
+  if (factors) amr.add('mfa');
+  return [...amr];
 }

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, randomUUID, sign as cryptoSign } from 'node:crypto';
+import { createHash, createPrivateKey, randomUUID, sign as cryptoSign } from 'node:crypto';
 import Provider, { interactionPolicy } from 'oidc-provider';
 import internal from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Config } from '../config/config.js';
@@ -10,6 +10,7 @@ import { findUserById } from '../store/users.js';
 import { findPhoneOfUser } from '../store/phones.js';
 import { findLiveSession } from '../store/sessions.js';
 import { createAdapterClass } from './adapter.js';
+import { signingKey } from './keys.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { clientSecretMatches } from './client-secrets.js';
 import { originAllowed, redirectUriAllowed } from './uris.js';
@@ -59,33 +60,6 @@ export interface ProviderEvent {
   tokenType?: string;
   ip: string;
   userAgent: string;
-}
-
-/** RFC 8176 values for our login methods. */
-export function amrOf(methods: Array<{ method: string; type?: string; passwordless?: true }>): string[] {
-  const amr = new Set<string>();
-  for (const m of methods) {
-    if (m.method === 'password') amr.add('pwd');
-    else if (m.method === 'code' || m.method === 'password_reset') amr.add('otp');
-    else if (m.method === 'socialaccount') amr.add('fed');
-    else if (m.method === 'mfa') {
-      if (m.passwordless) amr.add('hwk').add('user');
-      else if (m.type === 'webauthn') amr.add('hwk');
-      else amr.add('otp');
-    }
-  }
-  const factors = methods.filter((m) => m.method !== 'mfa' || !m.passwordless).some((m) => m.method === 'mfa');
-  if (factors) amr.add('mfa');
-  return [...amr];
-}
-
-export function signingKey(pem: string): { jwk: Record<string, unknown>; alg: string } {
-  const key = createPrivateKey(pem);
-  const jwk = key.export({ format: 'jwk' }) as Record<string, unknown>;
-  const alg = key.asymmetricKeyType === 'rsa' ? 'RS256' : ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as Record<string, string>)[String(jwk.crv)] ?? 'ES256';
-  // A stable key id: the public key's thumbprint-like digest.
-  const kid = hmac('kid', createPublicKey(key).export({ format: 'der', type: 'spki' }).toString('base64')).slice(0, 16);
-  return { jwk: { ...jwk, kid, alg, use: 'sig' }, alg };
 }
 
 const { base: basePolicy, Check } = interactionPolicy;
