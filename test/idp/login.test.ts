@@ -59,6 +59,18 @@ describeEachDatabase('OpenID provider: login hand-over', IDP_ENV, ({ server }) =
     assert.ok(events.some((e) => (e.detail as { client_id?: string }).client_id === client.id));
   });
 
+  it('prompt=consent asks again for what was granted before', async () => {
+    const client = await registerClient(server());
+    const rp = await relyingParty(server(), client);
+    const { api } = await loggedInBrowser(server());
+    await codeFlow(server(), rp, api);
+    const again = await navigate(server(), api, (await start(rp, { scope: 'openid email profile' })).url);
+    assert.ok(again.url.searchParams.get('code'), 'granted before: no page');
+    const asked = await navigate(server(), api, (await start(rp, { scope: 'openid email profile', prompt: 'consent' })).url);
+    assert.equal(asked.page?.status, 200);
+    assert.match(asked.page!.html, /wants to access your/);
+  });
+
   it('skips consent for a client that skips it', async () => {
     const client = await registerClient(server(), { skipConsent: true });
     const rp = await relyingParty(server(), client);
