@@ -24,6 +24,7 @@ import { metricsServer } from './observability/metrics-server.js';
 import { createSocialProviders } from './social/registry.js';
 import { startWebhookSender } from './messaging/webhooks/sender.js';
 import { createAdminServer } from './http/admin/server.js';
+import { idpRateLimits } from './idp/rate-limit.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -83,11 +84,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const showBodies = !config.production;
   const consoleLog = (fields: Record<string, unknown>, message: string) => log.info(fields, message);
   const clock = overrides.clock ?? systemClock;
+  const limiterStore = redis ? ({ kind: 'redis', client: redis } as const) : ({ kind: 'memory' } as const);
+  const idpLimits = idpRateLimits(config.idp);
   const base: Omit<Deps, 'tokens'> = {
     config,
     db,
     clock,
-    limiter: new RateLimiter(config.account.rateLimits, redis ? { kind: 'redis', client: redis } : { kind: 'memory' }, { onReject: (action) => metrics.rateLimited(action) }),
+    limiter: new RateLimiter(config.account.rateLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }),
+    idpLimiter: idpLimits ? new RateLimiter(idpLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }) : undefined,
     mailer: countedMailer(overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: consoleLog, showBodies }), metrics),
     sms: countedSmsSender(overrides.sms ?? createSmsSender(config.sms, consoleLog, showBodies), metrics),
     log,
@@ -132,7 +136,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     { auditRetentionDays: config.audit.retentionDays },
   );
-  const webhooks = config.audit.webhooks;
+  // The outbox's senders run for webhooks, and for the OpenID provider's back-channel logouts.
+  const webhooks = config.audit.webhooks ?? (config.idp.enabled ? { urls: [], secret: Buffer.alloc(0), events: new Set<never>(), ...config.audit.outbox } : null);
   const sender = webhooks
     ? startWebhookSender({
         db,

@@ -6,6 +6,7 @@ import type { Conn } from '../store/db.js';
 import { inTransaction } from '../store/all-or-nothing.js';
 import { insertAuditEvent } from '../store/audit-events.js';
 import { insertDeliveries } from '../store/webhook-deliveries.js';
+import { enqueueBackchannelLogouts } from '../messaging/backchannel-logout.js';
 
 // Recording security events. Each is written on the connection of the change
 // it reports, so it commits and rolls back with it; with webhooks on, its
@@ -31,7 +32,22 @@ export interface EventFields {
   detail?: AuditDetail;
 }
 
+/** Events that end a user's sessions here: the OpenID provider's clients hear of them by back-channel logout. */
+const SESSIONS_ENDED: ReadonlySet<AuditEventType> = new Set(['logout', 'session.revoked', 'password.changed', 'password.reset', 'account.disabled', 'account.deleted']);
+
 export async function recordEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
+  if (deps.config.idp.enabled && fields.userId !== null && SESSIONS_ENDED.has(type) && (fields.outcome ?? 'success') === 'success') {
+    // In the change's transaction, as the event: a rolled-back logout tells no client.
+    const userId = fields.userId;
+    return inTransaction(conn, async (tx) => {
+      await enqueueBackchannelLogouts(deps.config.idp, tx, userId, source.now);
+      await recordAuditEvent(deps, tx, source, type, fields);
+    });
+  }
+  return recordAuditEvent(deps, conn, source, type, fields);
+}
+
+async function recordAuditEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
   const detail: AuditDetail = {
     ...fields.detail,
     ...(source.actor ? { actor: source.actor } : {}),

@@ -14,7 +14,9 @@ export type CliErrorCode =
   | 'source_error'
   | 'source_mismatch'
   | 'not_failed'
-  | 'invalid';
+  | 'invalid'
+  | 'exists'
+  | 'public_client';
 
 export interface CliErrorItem {
   code: string;

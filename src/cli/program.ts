@@ -9,6 +9,7 @@ import { registerAuthenticatorCommands } from './commands/authenticators.js';
 import { registerAuditCommands } from './commands/audit.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerAdminKeyCommands } from './commands/admin-keys.js';
+import { registerIdpCommands } from './commands/idp.js';
 
 /** The version in the checkout's package.json, the nearest above this file (under src/ or a build's output folder). */
 function packageVersion(): string {
@@ -23,7 +24,7 @@ function packageVersion(): string {
 export function buildProgram(): Command {
   const program = new Command('headless-auth')
     .description(
-      'Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports, the audit trail and its webhooks, admin API keys.\n' +
+      "Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports, the audit trail and its webhooks, admin API keys, the OpenID provider's clients.\n" +
         'Reads the same settings as the server (DATABASE_URL, ACCOUNT_PASSWORD_MIN_LENGTH, ...) from the environment.',
     )
     .version(packageVersion())
@@ -40,5 +41,6 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerWebhookCommands(program);
   registerAdminKeyCommands(program);
+  registerIdpCommands(program);
   return program;
 }

@@ -21,6 +21,8 @@ export interface AuditSettings {
   retentionDays: number;
   /** Null unless WEBHOOK_URLS is set. */
   webhooks: WebhookSettings | null;
+  /** How the outbox is delivered (WEBHOOK_TIMEOUT_MS, _MAX_ATTEMPTS, _POLL_INTERVAL_MS), also for OpenID back-channel logouts without webhooks. */
+  outbox: Pick<WebhookSettings, 'timeoutMs' | 'maxAttempts' | 'pollIntervalMs'>;
 }
 
 function readUrls(env: Env): string[] {
@@ -63,16 +65,11 @@ function readEvents(env: Env): ReadonlySet<AuditEventType> {
 export function readAuditSettings(env: Env): AuditSettings {
   const retentionDays = readInt(env, 'AUDIT_RETENTION_DAYS', 90, { min: 0, max: 36500 });
   const urls = readUrls(env);
-  if (urls.length === 0) return { retentionDays, webhooks: null };
-  return {
-    retentionDays,
-    webhooks: {
-      urls,
-      secret: readSecret(env),
-      events: readEvents(env),
-      timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
-      maxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 12, { min: 1, max: 50 }),
-      pollIntervalMs: readInt(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
-    },
+  const outbox = {
+    timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, { min: 100, max: 120_000 }),
+    maxAttempts: readInt(env, 'WEBHOOK_MAX_ATTEMPTS', 12, { min: 1, max: 50 }),
+    pollIntervalMs: readInt(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, { min: 10, max: 60_000 }),
   };
+  if (urls.length === 0) return { retentionDays, webhooks: null, outbox };
+  return { retentionDays, webhooks: { urls, secret: readSecret(env), events: readEvents(env), ...outbox }, outbox };
 }

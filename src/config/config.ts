@@ -15,6 +15,7 @@ import { readDependencySettings, type DependencySettings } from './dependencies.
 import { readMfaSettings, type MfaSettings } from './mfa.js';
 import { readAuditSettings, type AuditSettings } from './audit.js';
 import { readAdminSettings, type AdminSettings } from './admin.js';
+import { readIdpSettings, type IdpSettings } from './idp.js';
 
 export { ConfigError };
 
@@ -30,6 +31,10 @@ export interface FrontendUrls {
   account_signup: string;
   /** Where the social redirect flow lands when it cannot return to the callback_url (bad or replayed state). */
   socialaccount_login_error: string;
+  /** The SPA's login page the OpenID provider sends a browser to, with `next` (the way back) added to its query. */
+  account_login: string;
+  /** When set, the OpenID provider's consent is the SPA's page (given `uid`), over the browser API's idp endpoints, instead of its own. */
+  idp_oidc_consent?: string;
 }
 
 export interface Config {
@@ -82,6 +87,8 @@ export interface Config {
   audit: AuditSettings;
   /** The admin API and console: ADMIN_PORT, ADMIN_HOST, ADMIN_CONSOLE_ENABLED. */
   admin: AdminSettings;
+  /** The OpenID provider: IDP_OIDC_*. */
+  idp: IdpSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -111,7 +118,7 @@ export interface Config {
   };
 }
 
-const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup', 'socialaccount_login_error'] as const;
+const FRONTEND_URL_KEYS = ['account_confirm_email', 'account_reset_password', 'account_reset_password_from_key', 'account_signup', 'socialaccount_login_error', 'account_login', 'idp_oidc_consent'] as const;
 
 function readFrontendBase(env: Env): string {
   return readString(env, 'FRONTEND_URL', 'http://localhost:3000').replace(/\/+$/, '');
@@ -126,6 +133,7 @@ function readFrontendUrls(env: Env): FrontendUrls {
     account_reset_password_from_key: `${base}/account/password/reset/key/{key}`,
     account_signup: `${base}/account/signup`,
     socialaccount_login_error: `${base}/account/provider/callback`,
+    account_login: `${base}/account/login`,
   };
   const given = readJsonObject(env, 'HEADLESS_FRONTEND_URLS') ?? {};
   for (const [key, value] of Object.entries(given)) {
@@ -244,6 +252,7 @@ export function loadConfig(env: Env): Config {
     httpSecurity: readHttpSecurity(env),
     audit: readAuditSettings(env),
     admin: readAdminSettings(env, [port, operations.metrics.port]),
+    idp: readIdpSettings(env, production, warnings),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

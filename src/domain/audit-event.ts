@@ -36,6 +36,11 @@ export const AUDIT_EVENT_TYPES = [
   'admin_key.created',
   'admin_key.revoked',
   'admin_key.expiry_changed',
+  'idp.consent_granted',
+  'idp.consent_denied',
+  'idp.token_issued',
+  'idp.token_revoked',
+  'idp.refresh_token_reused',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -83,4 +88,9 @@ export interface AuditDetail {
   sessions?: number;
   /** Failed webhook deliveries put back in the queue. */
   deliveries?: number;
+  /** The OpenID provider: the client an event concerns, the scopes granted, the grant type or token kind. */
+  client_id?: string;
+  scopes?: string[];
+  grant_type?: string;
+  token_type?: string;
 }

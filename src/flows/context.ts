@@ -29,6 +29,8 @@ export interface Deps {
   metrics: Metrics;
   /** The configured social login providers. */
   social: SocialProviders;
+  /** The OpenID provider's limits (IDP_OIDC_RATE_LIMITS), when it is on and they are. */
+  idpLimiter?: RateLimiter;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */

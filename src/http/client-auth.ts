@@ -184,7 +184,7 @@ export function applySessionChange(
 }
 
 /** The client's user agent as sessions store it (the column holds 512 characters). */
-function userAgentOf(request: FastifyRequest): string {
+export function userAgentOf(request: FastifyRequest): string {
   return (request.headers['user-agent'] ?? '').slice(0, 512);
 }
 

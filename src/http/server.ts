@@ -14,6 +14,8 @@ import { clientEndpoints } from './routes/index.js';
 import { socialCallbackRoutes } from './routes/social/navigation.js';
 import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsEndpoints, type OperationsRoutes } from './routes/operations/endpoints.js';
+import { idpProviders, idpRoutes, type IdpProviders } from './routes/idp.js';
+import { idpConsentRoutes } from './routes/idp-consent.js';
 import { RequestObserver } from './request-observer.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { AccessLog } from '../observability/access-log.js';
@@ -23,11 +25,13 @@ import type { Logger } from '../observability/logger.js';
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
 
 /** The API one client kind sees, mounted under its own prefix. */
-async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind): Promise<void> {
+async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind, idp: IdpProviders | null): Promise<void> {
   // Only browsers hold cookies; app requests skip the parsing altogether.
   if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
   await mountEndpoints(app, deps, client, clientEndpoints);
+  // The OpenID provider's consent for a SPA with its own consent page: browsers only (the provider's pages run in one).
+  if (client === 'browser') idpConsentRoutes(app, deps, idp);
 }
 
 export interface HttpServerOptions {
@@ -94,8 +98,10 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
+  const idp = config.idp.enabled ? idpProviders(deps) : null;
+  await idpRoutes(app, deps, idp);
   for (const client of config.clients) {
-    await app.register((scope) => clientApi(scope, deps, client), { prefix: clientPrefix(client) });
+    await app.register((scope) => clientApi(scope, deps, client, idp), { prefix: clientPrefix(client) });
   }
   return app;
 }

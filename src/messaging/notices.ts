@@ -12,7 +12,7 @@ interface MailDeps {
 }
 
 /** A frontend URL from its template, the key as the last path segment. */
-export function frontendUrl(urls: FrontendUrls, name: keyof FrontendUrls, key?: string): string {
+export function frontendUrl(urls: FrontendUrls, name: Exclude<keyof FrontendUrls, 'idp_oidc_consent'>, key?: string): string {
   const template = urls[name];
   return key === undefined ? template : template.replace('{key}', encodeURIComponent(key));
 }

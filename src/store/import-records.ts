@@ -15,7 +15,11 @@ export type ImportKind =
   /** A row of socialaccount_socialaccount; target: social_accounts.id. */
   | 'social_account'
   /** A row of socialaccount_socialtoken; target: social_tokens.id. */
-  | 'social_token';
+  | 'social_token'
+  /** A client of allauth.idp.oidc; target: 0 (idp_clients keeps the same id). */
+  | 'idp_client'
+  /** A refresh token of allauth.idp.oidc; target: 0 (idp_payloads keeps it under the same hash). */
+  | 'idp_refresh_token';
 
 export interface ImportRecord {
   sourceId: string;

@@ -205,6 +205,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   admin_api_keys: AdminApiKeysTable;
+  idp_clients: IdpClientsTable;
+  idp_payloads: IdpPayloadsTable;
 }
 
 /** Keys of the admin REST API; see migrations/013_admin.ts. */
@@ -249,4 +251,40 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: number;
   finished_at: number | null;
+  /** `webhook` (a signed JSON event) or `backchannel_logout` (an OpenID logout token for a client). */
+  kind: Generated<string>;
+}
+
+/** OpenID provider clients, as the reference's allauth_idp_oidc_client; lists are JSON arrays. */
+export interface IdpClientsTable {
+  id: string;
+  name: string;
+  secret_hash: string | null;
+  type: string;
+  scopes: string;
+  default_scopes: string;
+  grant_types: string;
+  response_types: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: Generated<string>;
+  cors_origins: string;
+  allow_uri_wildcards: Generated<number>;
+  skip_consent: Generated<number>;
+  backchannel_logout_uri: string | null;
+  owner_id: number | null;
+  created_at: number;
+}
+
+/** What oidc-provider persists, by model and id (SHA-256 of the id for bearer secrets). */
+export interface IdpPayloadsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  account_id: string | null;
+  issuer: string | null;
+  expires_at: number | null;
+  consumed_at: number | null;
 }

@@ -21,6 +21,8 @@ export interface Delivery {
   lastError: string | null;
   createdAt: number;
   finishedAt: number | null;
+  /** `webhook`, or `backchannel_logout` (the payload is the form body for the client's back-channel logout URI). */
+  kind: string;
 }
 
 type Row = Omit<Selectable<WebhookDeliveriesTable>, 'lease_token'>;
@@ -36,6 +38,7 @@ const toDelivery = (r: Row): Delivery => ({
   lastError: r.last_error,
   createdAt: r.created_at,
   finishedAt: r.finished_at,
+  kind: r.kind,
 });
 
 export async function insertDeliveries(conn: Conn, eventId: string, urls: string[], payload: string, now: number): Promise<void> {
@@ -43,6 +46,14 @@ export async function insertDeliveries(conn: Conn, eventId: string, urls: string
   await conn
     .insertInto('webhook_deliveries')
     .values(urls.map((url) => ({ event_id: eventId, url, payload, status: 'pending', attempts: 0, next_attempt_at: now, created_at: now })))
+    .execute();
+}
+
+/** An OpenID back-channel logout request for one client, delivered by the same senders. */
+export async function insertBackchannelDelivery(conn: Conn, input: { eventId: string; url: string; body: string; now: number }): Promise<void> {
+  await conn
+    .insertInto('webhook_deliveries')
+    .values({ event_id: input.eventId, url: input.url, payload: input.body, status: 'pending', attempts: 0, next_attempt_at: input.now, created_at: input.now, kind: 'backchannel_logout' })
     .execute();
 }
 

@@ -117,6 +117,9 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
       social_accounts: { imported: 2, already_imported: 0, skipped: {} },
       social_tokens: { imported: 1, already_imported: 0, skipped: {} },
       mfa_authenticators: { imported: 2, already_imported: 0, skipped: {} },
+      // The fixture predates allauth.idp (test/idp/import.test.ts imports its tables).
+      idp_clients: { imported: 0, already_imported: 0, skipped: {} },
+      idp_grants: { imported: 0, already_imported: 0, skipped: {} },
     });
     assert.deepEqual(summary.conflicts, []);
     assert.deepEqual(summary.password_hashes, { pbkdf2_sha256: 9, unusable: 1, argon2: 1, bcrypt_sha256: 1, scrypt: 1 });
@@ -166,6 +169,8 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
       social_accounts: { imported: 0, already_imported: 2, skipped: {} },
       social_tokens: { imported: 0, already_imported: 1, skipped: {} },
       mfa_authenticators: { imported: 0, already_imported: 2, skipped: {} },
+      idp_clients: { imported: 0, already_imported: 0, skipped: {} },
+      idp_grants: { imported: 0, already_imported: 0, skipped: {} },
     });
     assert.deepEqual(await snapshot(server()), before);
   });

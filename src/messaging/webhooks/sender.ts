@@ -23,6 +23,7 @@ export interface WebhookSender {
 
 export interface SenderDeps {
   db: Db;
+  /** Without webhooks (only back-channel logouts in the outbox) the secret is empty and never used. */
   settings: WebhookSettings;
   clock: Clock;
   metrics: Metrics;
@@ -38,13 +39,19 @@ function failureOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What a delivery is sent as: a signed JSON event, or an OpenID back-channel logout request (a form with the logout token, signed itself). */
+function headersOf(deps: SenderDeps, delivery: Delivery): Record<string, string> {
+  if (delivery.kind === 'backchannel_logout') return { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'headless-auth-backchannel-logout' };
+  const signed = signedHeaders(deps.settings.secret, delivery.eventId, Math.floor(deps.clock.now() / 1000), delivery.payload);
+  return { 'content-type': 'application/json', 'user-agent': 'headless-auth-webhooks', ...signed };
+}
+
 async function post(deps: SenderDeps, delivery: Delivery): Promise<string | null> {
-  const { settings, clock } = deps;
-  const headers = signedHeaders(settings.secret, delivery.eventId, Math.floor(clock.now() / 1000), delivery.payload);
+  const { settings } = deps;
   try {
     const response = await fetch(delivery.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'headless-auth-webhooks', ...headers },
+      headers: headersOf(deps, delivery),
       body: delivery.payload,
       // A redirect is not followed: the receiver's answer to this URL is what counts.
       redirect: 'manual',

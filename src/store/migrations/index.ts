@@ -9,6 +9,7 @@ import * as m008 from './008_session_keys.js';
 import * as m009 from './009_import_records.js';
 import * as m010 from './010_audit.js';
 import * as m011 from './011_social_state_nonce.js';
+import * as m012 from './012_idp_oidc.js';
 import * as m013 from './013_admin.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
@@ -24,5 +25,6 @@ export const migrations: Record<string, Migration> = {
   '009_import_records': m009,
   '010_audit': m010,
   '011_social_state_nonce': m011,
+  '012_idp_oidc': m012,
   '013_admin': m013,
 };

@@ -8,13 +8,14 @@ import { sessionsStep } from './sessions-step.js';
 import { usersStep } from './users-step.js';
 import { socialStep } from './social-step.js';
 import { mfaStep } from './mfa-step.js';
+import { idpStep } from './idp-step.js';
 import { reportProviderApps } from './provider-apps.js';
 import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { ImportSummary } from './summary.js';
 import type { ImportStep } from './step.js';
 
 /** In order: the others need their users. */
-const STEPS: ImportStep[] = [usersStep, sessionsStep, socialStep, mfaStep];
+const STEPS: ImportStep[] = [usersStep, sessionsStep, socialStep, mfaStep, idpStep];
 
 export interface ImportOptions {
   /** sqlite:<path> or postgres://... of the allauth database. */

@@ -7,7 +7,7 @@ import type { ProviderAppsReport } from './provider-apps.js';
 // that kept users out; where social accounts went; and what the source
 // holds that is not imported.
 
-export type RowKind = 'users' | 'email_addresses' | 'sessions' | 'social_accounts' | 'social_tokens' | 'mfa_authenticators';
+export type RowKind = 'users' | 'email_addresses' | 'sessions' | 'social_accounts' | 'social_tokens' | 'mfa_authenticators' | 'idp_clients' | 'idp_grants';
 
 export type SkipReason =
   | 'deleted_here'
@@ -32,7 +32,9 @@ export type SkipReason =
   | 'key_registered_here'
   | 'encrypted_secret'
   | 'migrated_codes'
-  | 'unknown_type';
+  | 'unknown_type'
+  | 'client_here'
+  | 'client_not_imported';
 
 const REASONS: Record<SkipReason, string> = {
   deleted_here: 'imported before and deleted here since',
@@ -58,6 +60,8 @@ const REASONS: Record<SkipReason, string> = {
   encrypted_secret: "its secret is not in the clear (the deployment's MFA adapter encrypts it): decrypt the column before importing",
   migrated_codes: "recovery codes in django-allauth-2fa's migrated form (a list of codes), which this server cannot hold: the user generates new ones",
   unknown_type: 'an authenticator type this server does not know',
+  client_here: 'a client with this id is registered here already (kept as it is)',
+  client_not_imported: 'its OpenID client is not registered here',
 };
 
 const KIND_LABELS: Record<RowKind, string> = {
@@ -67,6 +71,8 @@ const KIND_LABELS: Record<RowKind, string> = {
   social_accounts: 'social accounts',
   social_tokens: 'social tokens',
   mfa_authenticators: 'MFA authenticators',
+  idp_clients: 'OpenID clients',
+  idp_grants: 'OpenID grants (refresh tokens)',
 };
 
 export interface Conflict {

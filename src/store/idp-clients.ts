@@ -1,0 +1,128 @@
+import type { Conn } from './db.js';
+
+// OpenID provider clients (idp_clients). Lists are JSON arrays; the secret
+// is only ever a hash.
+
+export type IdpClientType = 'confidential' | 'public';
+
+export interface IdpClientRecord {
+  id: string;
+  name: string;
+  secretHash: string | null;
+  type: IdpClientType;
+  scopes: string[];
+  defaultScopes: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  corsOrigins: string[];
+  allowUriWildcards: boolean;
+  skipConsent: boolean;
+  backchannelLogoutUri: string | null;
+  ownerId: number | null;
+  createdAt: number;
+}
+
+type Row = {
+  id: string;
+  name: string;
+  secret_hash: string | null;
+  type: string;
+  scopes: string;
+  default_scopes: string;
+  grant_types: string;
+  response_types: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  cors_origins: string;
+  allow_uri_wildcards: number;
+  skip_consent: number;
+  backchannel_logout_uri: string | null;
+  owner_id: number | null;
+  created_at: number | string;
+};
+
+function toRecord(row: Row): IdpClientRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    type: row.type as IdpClientType,
+    scopes: JSON.parse(row.scopes) as string[],
+    defaultScopes: JSON.parse(row.default_scopes) as string[],
+    grantTypes: JSON.parse(row.grant_types) as string[],
+    responseTypes: JSON.parse(row.response_types) as string[],
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    corsOrigins: JSON.parse(row.cors_origins) as string[],
+    allowUriWildcards: row.allow_uri_wildcards === 1,
+    skipConsent: row.skip_consent === 1,
+    backchannelLogoutUri: row.backchannel_logout_uri,
+    ownerId: row.owner_id,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toRow(client: IdpClientRecord) {
+  return {
+    id: client.id,
+    name: client.name,
+    secret_hash: client.secretHash,
+    type: client.type,
+    scopes: JSON.stringify(client.scopes),
+    default_scopes: JSON.stringify(client.defaultScopes),
+    grant_types: JSON.stringify(client.grantTypes),
+    response_types: JSON.stringify(client.responseTypes),
+    redirect_uris: JSON.stringify(client.redirectUris),
+    post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris),
+    cors_origins: JSON.stringify(client.corsOrigins),
+    allow_uri_wildcards: client.allowUriWildcards ? 1 : 0,
+    skip_consent: client.skipConsent ? 1 : 0,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    owner_id: client.ownerId,
+    created_at: client.createdAt,
+  };
+}
+
+export async function insertIdpClient(conn: Conn, client: IdpClientRecord): Promise<void> {
+  await conn.insertInto('idp_clients').values(toRow(client)).execute();
+}
+
+/** Inserts or, for an id already present, replaces (the import runs again over its own rows). */
+export async function upsertIdpClient(conn: Conn, client: IdpClientRecord): Promise<'inserted' | 'updated'> {
+  const existing = await conn.selectFrom('idp_clients').select('id').where('id', '=', client.id).executeTakeFirst();
+  const { id, ...rest } = toRow(client);
+  if (existing) {
+    await conn.updateTable('idp_clients').set(rest).where('id', '=', id).execute();
+    return 'updated';
+  }
+  await conn.insertInto('idp_clients').values({ id, ...rest }).execute();
+  return 'inserted';
+}
+
+export async function findIdpClient(conn: Conn, id: string): Promise<IdpClientRecord | null> {
+  const row = await conn.selectFrom('idp_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+export async function listIdpClients(conn: Conn): Promise<IdpClientRecord[]> {
+  const rows = await conn.selectFrom('idp_clients').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRecord);
+}
+
+export async function setIdpClientSecret(conn: Conn, id: string, secretHash: string): Promise<boolean> {
+  const result = await conn.updateTable('idp_clients').set({ secret_hash: secretHash }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteIdpClient(conn: Conn, id: string): Promise<boolean> {
+  const result = await conn.deleteFrom('idp_clients').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Clients with a back-channel logout URI (each is told when a user's session here ends). */
+export async function idpClientsWithBackchannelLogout(conn: Conn): Promise<IdpClientRecord[]> {
+  const rows = await conn.selectFrom('idp_clients').selectAll().where('backchannel_logout_uri', 'is not', null).execute();
+  return rows.map(toRecord);
+}

@@ -1,0 +1,104 @@
+import type { Conn } from './db.js';
+
+// oidc-provider's persistent state (see idp/adapter.ts): one JSON payload per
+// model and id, with the lookups its adapter interface needs (by grant, by
+// device user code, by interaction uid) and an expiry. Store functions take
+// the id as the adapter decided to key it (hashed for bearer secrets).
+
+export interface PayloadRow {
+  payload: string;
+  expiresAt: number | null;
+  consumedAt: number | null;
+}
+
+export interface PayloadWrite {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  accountId: string | null;
+  issuer: string | null;
+  expiresAt: number | null;
+}
+
+export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void> {
+  const values = {
+    model: row.model,
+    id: row.id,
+    payload: row.payload,
+    grant_id: row.grantId,
+    user_code: row.userCode,
+    uid: row.uid,
+    account_id: row.accountId,
+    issuer: row.issuer,
+    expires_at: row.expiresAt,
+    consumed_at: null,
+  };
+  await conn
+    .insertInto('idp_payloads')
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(['model', 'id']).doUpdateSet({
+        payload: values.payload,
+        grant_id: values.grant_id,
+        user_code: values.user_code,
+        uid: values.uid,
+        account_id: values.account_id,
+        issuer: values.issuer,
+        expires_at: values.expires_at,
+      }),
+    )
+    .execute();
+}
+
+function live(now: number) {
+  return (eb: any) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+}
+
+export async function findPayload(conn: Conn, model: string, id: string, now: number): Promise<PayloadRow | null> {
+  const row = await conn
+    .selectFrom('idp_payloads')
+    .select(['payload', 'expires_at', 'consumed_at'])
+    .where('model', '=', model)
+    .where('id', '=', id)
+    .where(live(now))
+    .executeTakeFirst();
+  return row ? { payload: row.payload, expiresAt: row.expires_at === null ? null : Number(row.expires_at), consumedAt: row.consumed_at === null ? null : Number(row.consumed_at) } : null;
+}
+
+export async function findPayloadBy(conn: Conn, model: string, column: 'user_code' | 'uid', value: string, now: number): Promise<PayloadRow | null> {
+  const row = await conn
+    .selectFrom('idp_payloads')
+    .select(['payload', 'expires_at', 'consumed_at'])
+    .where('model', '=', model)
+    .where(column, '=', value)
+    .where(live(now))
+    .executeTakeFirst();
+  return row ? { payload: row.payload, expiresAt: row.expires_at === null ? null : Number(row.expires_at), consumedAt: row.consumed_at === null ? null : Number(row.consumed_at) } : null;
+}
+
+/** Marks consumed; true only for the caller that consumed it first. */
+export async function consumePayload(conn: Conn, model: string, id: string, now: number): Promise<boolean> {
+  const result = await conn.updateTable('idp_payloads').set({ consumed_at: now }).where('model', '=', model).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function destroyPayload(conn: Conn, model: string, id: string): Promise<void> {
+  await conn.deleteFrom('idp_payloads').where('model', '=', model).where('id', '=', id).execute();
+}
+
+/** Every token, code and grant of one grant: the family a replayed refresh token revokes. */
+export async function destroyGrant(conn: Conn, grantId: string): Promise<void> {
+  await conn.deleteFrom('idp_payloads').where('grant_id', '=', grantId).execute();
+}
+
+/** The grants of a user (for logout: which clients to tell, which tokens to end). */
+export async function grantsOfAccount(conn: Conn, accountId: string, now: number): Promise<Array<{ payload: string; issuer: string | null }>> {
+  return conn.selectFrom('idp_payloads').select(['payload', 'issuer']).where('model', '=', 'Grant').where('account_id', '=', accountId).where(live(now)).execute();
+}
+
+export async function deleteExpiredPayloads(conn: Conn, now: number): Promise<void> {
+  await conn.deleteFrom('idp_payloads').where('expires_at', '<=', now).execute();
+}

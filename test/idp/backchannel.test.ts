@@ -1,0 +1,63 @@
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { describeEachDatabase } from '../support/server.js';
+import { startReceiver, until, type Receiver } from '../audit/support.js';
+import { revokeSessions } from '../../src/flows/admin/sessions.js';
+import { cliSource } from '../../src/audit/recorder.js';
+import { IDP_ENV, codeFlow, loggedInBrowser, registerClient, relyingParty } from './support.js';
+
+// OpenID back-channel logout: a client that registered a URI is sent a
+// logout token when the user's session here ends (a logout, sessions revoked
+// by an admin), through the webhook outbox and its retries.
+
+let receiver: Receiver;
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => receiver?.close());
+
+describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHOOK_POLL_INTERVAL_MS: '20' }, ({ server }) => {
+  async function tokensFor(sub: string) {
+    const jwks = createRemoteJWKSet(new URL(`${server().baseUrl}/.well-known/jwks.json`));
+    const found = [];
+    for (const hook of receiver.received) {
+      assert.equal(hook.headers['content-type'], 'application/x-www-form-urlencoded');
+      const token = new URLSearchParams(hook.body).get('logout_token')!;
+      // The receiver is shared by both databases' servers.
+      if (decodeJwt(token).iss !== server().baseUrl) continue;
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: server().baseUrl, typ: 'logout+jwt' });
+      assert.equal(protectedHeader.typ, 'logout+jwt');
+      if (payload.sub === sub) found.push(payload);
+    }
+    return found;
+  }
+
+  it('tells the client when the user logs out here', async () => {
+    const client = await registerClient(server(), { backchannelLogoutUri: receiver.url });
+    const quiet = await registerClient(server());
+    const { api } = await loggedInBrowser(server());
+    const { tokens } = await codeFlow(server(), await relyingParty(server(), client), api);
+    await codeFlow(server(), await relyingParty(server(), quiet), api);
+    const sub = tokens.claims()!.sub;
+    assert.equal((await api.delete('/auth/session')).status, 401);
+    const [payload] = await until('the logout token', async () => {
+      const found = await tokensFor(sub);
+      return found.length > 0 && found;
+    });
+    assert.equal(payload!.aud, client.id);
+    assert.deepEqual(payload!.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
+    assert.ok(payload!.jti);
+    assert.equal(payload!.nonce, undefined, 'a logout token never carries a nonce');
+  });
+
+  it('and when an admin revokes the user\'s sessions', async () => {
+    const client = await registerClient(server(), { backchannelLogoutUri: receiver.url });
+    const { api } = await loggedInBrowser(server());
+    const { tokens } = await codeFlow(server(), await relyingParty(server(), client), api);
+    const sub = tokens.claims()!.sub;
+    const result = await revokeSessions(server().app.deps, cliSource(server().clock.now()), Number(sub), 'all');
+    assert.ok(result.ok);
+    await until('the logout token', async () => (await tokensFor(sub)).length > 0);
+  });
+});
