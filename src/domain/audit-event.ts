@@ -41,6 +41,9 @@ export const AUDIT_EVENT_TYPES = [
   'idp.token_issued',
   'idp.token_revoked',
   'idp.refresh_token_reused',
+  'idp_client.created',
+  'idp_client.secret_rotated',
+  'idp_client.deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

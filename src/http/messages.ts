@@ -23,7 +23,9 @@ export type HttpErrorCode =
   | 'reauthentication_required'
   | 'not_failed'
   | 'no_email_address'
-  | 'password_reset_by_code';
+  | 'password_reset_by_code'
+  | 'client_exists'
+  | 'public_client';
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
 
@@ -94,6 +96,8 @@ const MESSAGES: Record<WireErrorCode, string> = {
   not_failed: 'Only failed deliveries can be requeued.',
   no_email_address: 'The user has no email address to send the link to.',
   password_reset_by_code: 'Password reset is by code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED): the user asks for the code themselves.',
+  client_exists: 'A client with this id is registered already.',
+  public_client: 'A public client has no secret to rotate.',
 };
 
 export function errorBody(status: number, errors: Array<FieldError | { code: HttpErrorCode; param?: string; message?: string }>) {

@@ -5,6 +5,7 @@ import type { TestServer } from '../support/server.js';
 import { readyClient, signedUp } from '../support/accounts.js';
 import type { ApiClient } from '../support/client.js';
 import { createIdpClient, type IdpClientInput } from '../../src/flows/admin/idp-clients.js';
+import { cliSource } from '../../src/audit/recorder.js';
 
 // The OpenID provider's suites: a server with IDP_OIDC_ENABLED, clients
 // registered through the admin flow the CLI uses, openid-client as the
@@ -26,7 +27,8 @@ export const REDIRECT_URI = 'http://rp.test/callback';
 
 export async function registerClient(server: TestServer, input: Partial<IdpClientInput> = {}): Promise<{ id: string; secret: string | null }> {
   const result = await createIdpClient(
-    { db: server.app.deps.db, now: () => server.clock.now() },
+    server.app.deps,
+    cliSource(server.clock.now()),
     { name: 'Relying party', redirectUris: [REDIRECT_URI], scopes: ['openid', 'profile', 'email', 'phone', 'offline_access'], grantTypes: ['authorization_code', 'refresh_token'], ...input },
   );
   assert.ok(result.ok, JSON.stringify(result));

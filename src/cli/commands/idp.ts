@@ -4,6 +4,7 @@ import { CliError } from '../errors.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, rotateIdpClientSecret, type IdpClientInput } from '../../flows/admin/idp-clients.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
+import { cliSource } from '../../audit/recorder.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -75,7 +76,7 @@ export function registerIdpCommands(program: Command): void {
           skipConsent: opts.skipConsent,
           backchannelLogoutUri: opts.backchannelLogoutUri ?? null,
         };
-        const result = await createIdpClient({ db: ctx.db, now: ctx.now }, input);
+        const result = await createIdpClient(ctx, cliSource(ctx.now()), input);
         if (!result.ok) {
           if (result.reason === 'invalid') throw CliError.of('invalid', result.message, result.param);
           throw CliError.of('exists', `a client with id ${input.id} exists`, 'id');
@@ -90,7 +91,7 @@ export function registerIdpCommands(program: Command): void {
     .description('every registered client, oldest first')
     .action((_opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const all = await idpClients({ db: ctx.db, now: ctx.now });
+        const all = await idpClients(ctx);
         const text = all.length === 0 ? 'no clients' : table(['id', 'name', 'type', 'grant types', 'created'], all.map((c) => [c.id, c.name, c.type, c.grantTypes.join(','), formatTime(c.createdAt)]));
         return { json: { clients: all.map(clientJson) }, text };
       }),
@@ -103,7 +104,7 @@ export function registerIdpCommands(program: Command): void {
     .addHelpText('after', '\nErrors: not_found, public_client (public clients have no secret)')
     .action((id: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const result = await rotateIdpClientSecret({ db: ctx.db, now: ctx.now }, id);
+        const result = await rotateIdpClientSecret(ctx, cliSource(ctx.now()), id);
         if (!result.ok) {
           if (result.reason === 'not_found') throw CliError.of('not_found', `no client ${id}`, 'client_id');
           throw CliError.of('public_client', `client ${id} is public: it has no secret`, 'client_id');
@@ -119,7 +120,7 @@ export function registerIdpCommands(program: Command): void {
     .addHelpText('after', '\nErrors: not_found')
     .action((id: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        if (!(await removeIdpClient({ db: ctx.db, now: ctx.now }, id))) throw CliError.of('not_found', `no client ${id}`, 'client_id');
+        if (!(await removeIdpClient(ctx, cliSource(ctx.now()), id))) throw CliError.of('not_found', `no client ${id}`, 'client_id');
         return { json: { client_id: id, deleted: true }, text: `client ${id} deleted` };
       }),
     );

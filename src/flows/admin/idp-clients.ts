@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
+import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientSecret, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
 import { newClientSecret } from '../../idp/client-secrets.js';
 import { uriProblem } from '../../idp/uris.js';
@@ -8,11 +10,12 @@ import { uriProblem } from '../../idp/uris.js';
 // the reference's client model (confidential or public, grant and response
 // types, scopes and default scopes, redirect URIs with the optional
 // wildcard, CORS origins, skip consent). A secret is returned once, on
-// creation and on rotation, and only its hash is kept.
+// creation and on rotation, and only its hash is kept. Each change is an
+// audit event with its actor (the CLI, an admin API key, an administrator).
 
 export interface IdpAdminDeps {
+  config: Config;
   db: Db;
-  now: () => number;
 }
 
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'] as const;
@@ -61,7 +64,7 @@ export function validateIdpClient(client: IdpClientRecord): IdpClientProblem | n
   return null;
 }
 
-export async function createIdpClient(deps: IdpAdminDeps, input: IdpClientInput): Promise<{ ok: true; client: IdpClientRecord; secret: string | null } | IdpClientProblem> {
+export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, input: IdpClientInput): Promise<{ ok: true; client: IdpClientRecord; secret: string | null } | IdpClientProblem> {
   const type = input.type ?? 'confidential';
   const grantTypes = input.grantTypes ?? ['authorization_code'];
   const secret = type === 'confidential' ? newClientSecret() : null;
@@ -82,12 +85,15 @@ export async function createIdpClient(deps: IdpAdminDeps, input: IdpClientInput)
     skipConsent: input.skipConsent ?? false,
     backchannelLogoutUri: input.backchannelLogoutUri ?? null,
     ownerId: null,
-    createdAt: deps.now(),
+    createdAt: source.now,
   };
   const problem = validateIdpClient(client);
   if (problem) return problem;
   if (await findIdpClient(deps.db, client.id)) return { ok: false, reason: 'exists' };
-  await insertIdpClient(deps.db, client);
+  await deps.db.transaction().execute(async (tx) => {
+    await insertIdpClient(tx, client);
+    await recordEvent(deps, tx, source, 'idp_client.created', { userId: null, detail: { client_id: client.id } });
+  });
   return { ok: true, client, secret: secret?.secret ?? null };
 }
 
@@ -100,15 +106,22 @@ export function idpClient(deps: IdpAdminDeps, id: string): Promise<IdpClientReco
 }
 
 /** A new secret for a confidential client; the old one stops working at once. */
-export async function rotateIdpClientSecret(deps: IdpAdminDeps, id: string): Promise<{ ok: true; secret: string } | { ok: false; reason: 'not_found' | 'public_client' }> {
+export async function rotateIdpClientSecret(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<{ ok: true; secret: string } | { ok: false; reason: 'not_found' | 'public_client' }> {
   const client = await findIdpClient(deps.db, id);
   if (!client) return { ok: false, reason: 'not_found' };
   if (client.type === 'public') return { ok: false, reason: 'public_client' };
   const { secret, hash } = newClientSecret();
-  await setIdpClientSecret(deps.db, id, hash);
+  await deps.db.transaction().execute(async (tx) => {
+    await setIdpClientSecret(tx, id, hash);
+    await recordEvent(deps, tx, source, 'idp_client.secret_rotated', { userId: null, detail: { client_id: id } });
+  });
   return { ok: true, secret };
 }
 
-export async function removeIdpClient(deps: IdpAdminDeps, id: string): Promise<boolean> {
-  return deleteIdpClient(deps.db, id);
+export async function removeIdpClient(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<boolean> {
+  return deps.db.transaction().execute(async (tx) => {
+    if (!(await deleteIdpClient(tx, id))) return false;
+    await recordEvent(deps, tx, source, 'idp_client.deleted', { userId: null, detail: { client_id: id } });
+    return true;
+  });
 }

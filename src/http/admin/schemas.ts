@@ -96,6 +96,28 @@ export const AdminDelivery = Type.Object(
   { $id: 'AdminDelivery' },
 );
 
+const Strings = Type.Array(Type.String());
+
+export const AdminIdpClient = Type.Object(
+  {
+    id: Type.String({ description: 'The client_id.' }),
+    name: Type.String(),
+    type: Type.String({ description: 'confidential (has a secret) or public (PKCE required).' }),
+    scopes: Strings,
+    default_scopes: Type.Array(Type.String(), { description: 'Granted when a request names no scope.' }),
+    grant_types: Strings,
+    response_types: Strings,
+    redirect_uris: Strings,
+    post_logout_redirect_uris: Strings,
+    cors_origins: Strings,
+    allow_uri_wildcards: Type.Boolean(),
+    skip_consent: Type.Boolean(),
+    backchannel_logout_uri: Type.Union([Type.String(), Type.Null()]),
+    created_at: Time,
+  },
+  { $id: 'AdminIdpClient' },
+);
+
 /** An error: the public API's envelope; the console's reauthentication_required also lists the ways to reauthenticate. */
 export const AdminError = Type.Object(
   {
@@ -106,7 +128,7 @@ export const AdminError = Type.Object(
   { $id: 'AdminError' },
 );
 
-export const adminSchemas: TSchema[] = [AdminUser, EmailAddress, PhoneNumber, AdminUserDetails, AdminSession, AdminAuthenticator, AdminSocialAccount, AdminAuditEvent, AdminDelivery, AdminError];
+export const adminSchemas: TSchema[] = [AdminUser, EmailAddress, PhoneNumber, AdminUserDetails, AdminSession, AdminAuthenticator, AdminSocialAccount, AdminAuditEvent, AdminDelivery, AdminIdpClient, AdminError];
 
 /** `{status, data}` with `data` of the given shape, and `meta.next_cursor` for pages. */
 export function envelope(data: TSchema, options: { paged?: boolean } = {}): TSchema {

@@ -6,6 +6,7 @@ import type { SocialAccount } from '../../store/social-accounts.js';
 import type { AuditEventRecord } from '../../store/audit-events.js';
 import type { Delivery } from '../../store/webhook-deliveries.js';
 import type { AuthenticatorView } from '../../flows/admin/authenticators.js';
+import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
 
 // How the admin API shows its resources. Each view names its fields: a
@@ -92,5 +93,25 @@ export function deliveryView(delivery: Delivery) {
     last_error: delivery.lastError,
     created_at: iso(delivery.createdAt),
     finished_at: iso(delivery.finishedAt),
+  };
+}
+
+/** An OpenID provider client: its registration, never its secret's hash. */
+export function idpClientView(client: IdpClientRecord) {
+  return {
+    id: client.id,
+    name: client.name,
+    type: client.type,
+    scopes: client.scopes,
+    default_scopes: client.defaultScopes,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    cors_origins: client.corsOrigins,
+    allow_uri_wildcards: client.allowUriWildcards,
+    skip_consent: client.skipConsent,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    created_at: iso(client.createdAt),
   };
 }

@@ -8,6 +8,7 @@ import { authenticatorRoutes } from './authenticators.js';
 import { socialAccountRoutes } from './social-accounts.js';
 import { auditRoutes } from './audit.js';
 import { webhookRoutes } from './webhooks.js';
+import { idpClientRoutes } from './idp-clients.js';
 
 /** Every admin resource; mounted behind API keys (/admin/v1) and behind the console's sign-in (/console/api/v1). */
 export function adminRoutes(app: FastifyInstance, deps: Deps): void {
@@ -19,4 +20,5 @@ export function adminRoutes(app: FastifyInstance, deps: Deps): void {
   socialAccountRoutes(app, deps);
   auditRoutes(app, deps);
   webhookRoutes(app, deps);
+  idpClientRoutes(app, deps);
 }
