@@ -6,9 +6,10 @@ import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { parseSince } from '../audit/since.js';
 import { deliveriesText, deliveryJson, eventJson, eventsText } from '../audit/view.js';
 import { auditEvents } from '../../flows/admin/audit-trail.js';
-import { listDeliveries, type DeliveryStatus } from '../../store/webhook-deliveries.js';
+import type { DeliveryStatus } from '../../store/webhook-deliveries.js';
+import { webhookDeliveries } from '../../flows/admin/webhooks.js';
 import { AUDIT_EVENT_TYPES } from '../../domain/audit-event.js';
-import type { Conn } from '../../store/db.js';
+import type { AdminDeps } from '../../flows/admin/webhooks.js';
 
 /** --type, repeatable and comma-separated; each must be a known event type. */
 function collectTypes(value: string, previous: string[] = []): string[] {
@@ -19,9 +20,9 @@ function collectTypes(value: string, previous: string[] = []): string[] {
 }
 
 /** The user id to filter on: a deleted user's history stays listable by the id. */
-async function userIdOf(conn: Conn, ref: string): Promise<number> {
+async function userIdOf(deps: AdminDeps, ref: string): Promise<number> {
   try {
-    return (await resolveUser(conn, ref)).id;
+    return (await resolveUser(deps, ref)).id;
   } catch (error) {
     const id = /^(?:id:)?(\d{1,15})$/.exec(ref);
     if (error instanceof CliError && id) return Number(id[1]);
@@ -43,7 +44,7 @@ export function registerAuditCommands(program: Command): void {
     .addHelpText('after', `\nEvent types: ${AUDIT_EVENT_TYPES.join(', ')}\nErrors: not_found (no such user)`)
     .action((opts: { user?: string; type?: string[]; since?: number; limit: number; before?: number }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const userId = opts.user === undefined ? undefined : await userIdOf(ctx.db, opts.user);
+        const userId = opts.user === undefined ? undefined : await userIdOf(ctx, opts.user);
         const events = await auditEvents(ctx, { userId, types: opts.type, since: opts.since, beforeId: opts.before, limit: opts.limit });
         const full = events.length === opts.limit;
         const more = full ? `\n(more may follow: --before ${events.at(-1)!.id})` : '';
@@ -62,7 +63,7 @@ export function registerAuditCommands(program: Command): void {
     .option('--limit <n>', 'at most this many deliveries', wholeNumber(10_000), 50)
     .action((opts: { status?: DeliveryStatus; event?: string; limit: number }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const deliveries = await listDeliveries(ctx.db, { statuses: opts.status && [opts.status], eventId: opts.event, limit: opts.limit });
+        const deliveries = await webhookDeliveries(ctx, { status: opts.status, eventId: opts.event, limit: opts.limit });
         return { json: { deliveries: deliveries.map(deliveryJson) }, text: deliveriesText(deliveries) };
       }),
     );

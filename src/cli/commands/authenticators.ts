@@ -4,7 +4,7 @@ import { confirm } from '../prompt.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { authenticatorJson, authenticatorsText, removeAuthenticators, selectAuthenticators } from '../authenticators/manage.js';
 import { authenticatorsOf } from '../../flows/admin/authenticators.js';
-import { listAuthenticators } from '../../store/mfa-authenticators.js';
+import { authenticatorRecordsOf } from '../../flows/admin/authenticators.js';
 
 export function registerAuthenticatorCommands(program: Command): void {
   const authenticators = program.command('authenticators').description("show and delete users' MFA authenticators (TOTP, recovery codes, security keys, passkeys)");
@@ -15,7 +15,7 @@ export function registerAuthenticatorCommands(program: Command): void {
     .argument('<user>', USER_REF_HELP)
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const user = await resolveUser(ctx.db, ref);
+        const user = await resolveUser(ctx, ref);
         const found = await authenticatorsOf(ctx, user.id);
         return { json: { user_id: user.id, authenticators: found.map(authenticatorJson) }, text: authenticatorsText(found) };
       }),
@@ -33,8 +33,8 @@ export function registerAuthenticatorCommands(program: Command): void {
     )
     .action((ref: string, which: string[], opts: { yes: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const user = await resolveUser(ctx.db, ref);
-        const chosen = selectAuthenticators(await listAuthenticators(ctx.db, user.id), which);
+        const user = await resolveUser(ctx, ref);
+        const chosen = selectAuthenticators(await authenticatorRecordsOf(ctx, user.id), which);
         const named = chosen.map((a) => `${a.type} ${a.id}`).join(', ');
         await confirm(`Delete ${named} of user ${user.id} (${user.username ?? user.email ?? 'no name'})?`, opts.yes);
         const deleted = await removeAuthenticators(ctx, user.id, chosen);

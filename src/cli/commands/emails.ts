@@ -16,7 +16,7 @@ export function registerEmailCommands(program: Command): void {
     .addHelpText('after', '\nErrors: invalid, email_taken (another user has it), duplicate_email (this user has it), not_found')
     .action((ref: string, email: string, opts: { verified: boolean; primary: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const added = await addAddress(ctx, await resolveUser(ctx.db, ref), { email, ...opts });
+        const added = await addAddress(ctx, await resolveUser(ctx, ref), { email, ...opts });
         return { json: addressJson(added), text: `added ${added.email} to user ${added.userId}${added.primary ? ' as primary' : ''}${added.verified ? ', verified' : ''}` };
       }),
     );

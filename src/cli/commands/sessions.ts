@@ -15,7 +15,7 @@ export function registerSessionCommands(program: Command): void {
     .argument('<user>', USER_REF_HELP)
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const user = await resolveUser(ctx.db, ref);
+        const user = await resolveUser(ctx, ref);
         const live = await liveSessionsOf(ctx, user.id, ctx.now());
         return { json: { user_id: user.id, sessions: live.map(sessionJson) }, text: sessionsText(live) };
       }),
@@ -31,7 +31,7 @@ export function registerSessionCommands(program: Command): void {
     .action((ref: string, ids: string[], opts: { all: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
         if (!opts.all && ids.length === 0) throw CliError.of('required', 'name the sessions to end, or pass --all', 'ids');
-        const user = await resolveUser(ctx.db, ref);
+        const user = await resolveUser(ctx, ref);
         const which = opts.all ? 'all' : ids.map(sessionId);
         const result = await revokeSessions(ctx, cliSource(ctx.now()), user.id, which);
         if (!result.ok) throw CliError.of('not_found', `the user has no live session ${result.id}`, 'session');

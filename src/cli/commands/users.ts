@@ -37,7 +37,7 @@ export function registerUserCommands(program: Command): void {
     .argument('<user>', USER_REF_HELP)
     .action((ref: string, _opts: unknown, command: Command) =>
       runCommand(command, async (ctx) => {
-        const details = await loadUserDetails(ctx, (await resolveUser(ctx.db, ref)).id);
+        const details = await loadUserDetails(ctx, (await resolveUser(ctx, ref)).id);
         return { json: detailsJson(details), text: detailsText(details) };
       }),
     );
@@ -75,7 +75,7 @@ export function registerUserCommands(program: Command): void {
     .option('--keep-sessions', 'leave the user logged in where they are', false)
     .action((ref: string, opts: { passwordStdin: boolean; keepSessions: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const user = await resolveUser(ctx.db, ref);
+        const user = await resolveUser(ctx, ref);
         const password = await readNewPassword(opts.passwordStdin);
         const ended = await setPassword(ctx, user, password, opts.keepSessions);
         return { json: { user_id: user.id, sessions_ended: ended }, text: `password set for user ${user.id}; ${ended} session(s) ended` };
@@ -89,7 +89,7 @@ export function registerUserCommands(program: Command): void {
       .argument('<user>', USER_REF_HELP)
       .action((ref: string, _opts: unknown, command: Command) =>
         runCommand(command, async (ctx) => {
-          const user = await resolveUser(ctx.db, ref);
+          const user = await resolveUser(ctx, ref);
           const ended = await setActive(ctx, user, active);
           return {
             json: { user_id: user.id, is_active: active, sessions_ended: ended },
@@ -106,7 +106,7 @@ export function registerUserCommands(program: Command): void {
     .option('--yes', 'do not ask for confirmation (needed without a terminal)', false)
     .action((ref: string, opts: { yes: boolean }, command: Command) =>
       runCommand(command, async (ctx) => {
-        const user = await resolveUser(ctx.db, ref);
+        const user = await resolveUser(ctx, ref);
         await confirm(`Delete user ${user.id} (${user.username ?? user.email ?? 'no name'}) for good?`, opts.yes);
         await deleteAccount(ctx, cliSource(ctx.now()), user);
         return { json: { user_id: user.id, deleted: true }, text: `user ${user.id} deleted` };
@@ -125,7 +125,7 @@ export function registerUserCommands(program: Command): void {
       .addHelpText('after', `\nRecords ${admin ? 'admin.granted' : 'admin.revoked'} (nothing when the user already ${admin ? 'was' : 'was not'} an admin). Errors: not_found`)
       .action((ref: string, _opts: unknown, command: Command) =>
         runCommand(command, async (ctx) => {
-          const user = await resolveUser(ctx.db, ref);
+          const user = await resolveUser(ctx, ref);
           const { changed } = await setAdmin(ctx, cliSource(ctx.now()), user, admin);
           return {
             json: { user_id: user.id, is_admin: admin, changed },

@@ -1,11 +1,13 @@
 import type { CliContext } from '../context.js';
-import { findUserOverview, type UserOverview } from '../../store/users.js';
-import { listUserEmailAddresses, type EmailAddress } from '../../store/email-addresses.js';
-import { listUserSessions } from '../../store/sessions.js';
-import { findImportOrigin } from '../../store/import-records.js';
-import { listAuthenticators } from '../../store/mfa-authenticators.js';
-import { listUserSocialAccounts, type SocialAccount } from '../../store/social-accounts.js';
-import { authenticatorJson, viewAuthenticator, type AuthenticatorView } from '../authenticators/manage.js';
+import type { UserOverview } from '../../store/users.js';
+import type { EmailAddress } from '../../store/email-addresses.js';
+import type { SocialAccount } from '../../store/social-accounts.js';
+import { importOriginOf, userOverview } from '../../flows/admin/users.js';
+import { addressesOf } from '../../flows/admin/email-addresses.js';
+import { liveSessionsOf } from '../../flows/admin/sessions.js';
+import { authenticatorsOf } from '../../flows/admin/authenticators.js';
+import { socialAccountsOf } from '../../flows/admin/social-accounts.js';
+import { authenticatorJson, type AuthenticatorView } from '../authenticators/manage.js';
 import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { CliError } from '../errors.js';
@@ -23,16 +25,15 @@ export interface UserDetails {
 }
 
 export async function loadUserDetails(ctx: CliContext, userId: number): Promise<UserDetails> {
-  const conn = ctx.db;
-  const user = await findUserOverview(conn, userId);
+  const user = await userOverview(ctx, userId);
   if (!user) throw CliError.of('not_found', `no user ${userId}`, 'user');
   return {
     user,
-    addresses: await listUserEmailAddresses(conn, userId),
-    liveSessions: (await listUserSessions(conn, userId, ctx.now())).length,
-    importedFrom: await findImportOrigin(conn, 'user', userId),
-    authenticators: (await listAuthenticators(conn, userId)).map((a) => viewAuthenticator(a, ctx.config.mfa.recoveryCodes.count)),
-    socialAccounts: await listUserSocialAccounts(conn, userId),
+    addresses: await addressesOf(ctx, userId),
+    liveSessions: (await liveSessionsOf(ctx, userId, ctx.now())).length,
+    importedFrom: await importOriginOf(ctx, userId),
+    authenticators: await authenticatorsOf(ctx, userId),
+    socialAccounts: await socialAccountsOf(ctx, userId),
   };
 }
 

@@ -48,6 +48,11 @@ export function viewAuthenticator(a: Authenticator, recoveryCodeCount: number): 
   return view;
 }
 
+/** The user's authenticators as stored (secrets sealed), for choosing which to remove. */
+export function authenticatorRecordsOf(deps: AdminDeps, userId: number): Promise<Authenticator[]> {
+  return listAuthenticators(deps.db, userId);
+}
+
 /** A user's authenticators in creation order, as an administrator sees them. */
 export async function authenticatorsOf(deps: AdminDeps, userId: number): Promise<AuthenticatorView[]> {
   return (await listAuthenticators(deps.db, userId)).map((a) => viewAuthenticator(a, deps.config.mfa.recoveryCodes.count));

@@ -2,9 +2,10 @@ import type { User } from '../../domain/user.js';
 import type { FieldError } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
-import { createUser, deleteUser, findLastLogin, findUserById, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
+import { createUser, deleteUser, findLastLogin, findUserByEmail, findUserById, findUserByUsername, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
 import { findEmailAddress, listUserEmailAddresses } from '../../store/email-addresses.js';
 import { issueResetKey } from '../password/reset-key.js';
+import { findImportOrigin } from '../../store/import-records.js';
 import { sendPasswordReset } from '../../messaging/notices.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { endSessions } from './sessions.js';
@@ -165,6 +166,20 @@ export function userOverview(deps: AdminDeps, id: number): Promise<UserOverview 
 /** The account as the flows see it (for the changes above), or null. */
 export function userById(deps: AdminDeps, id: number): Promise<User | null> {
   return findUserById(deps.db, id);
+}
+
+/** The account of an address (any of its addresses), or null. */
+export function userByEmail(deps: AdminDeps, email: string): Promise<User | null> {
+  return findUserByEmail(deps.db, email);
+}
+
+export function userByUsername(deps: AdminDeps, username: string): Promise<User | null> {
+  return findUserByUsername(deps.db, username);
+}
+
+/** Where an imported user came from (`headless-auth import`), or null for one made here. */
+export function importOriginOf(deps: AdminDeps, userId: number): Promise<{ source: string; sourceId: string; importedAt: number } | null> {
+  return findImportOrigin(deps.db, 'user', userId);
 }
 
 /** A page of users by id; see listUserOverviews for the filters. */

@@ -19,6 +19,11 @@ export function undeliveredWebhooks(deps: AdminDeps, filter: { status?: 'pending
   return listDeliveries(deps.db, { statuses: filter.status ? [filter.status] : UNDELIVERED, beforeId: filter.beforeId, limit: filter.limit });
 }
 
+/** Deliveries of any status (or one), optionally of one event, newest first: the CLI's view of the outbox. */
+export function webhookDeliveries(deps: AdminDeps, filter: { status?: DeliveryStatus; eventId?: string; limit: number }): Promise<Delivery[]> {
+  return listDeliveries(deps.db, { statuses: filter.status && [filter.status], eventId: filter.eventId, limit: filter.limit });
+}
+
 export type RequeueResult =
   | { ok: true; requeued: Delivery[] }
   /** Nothing was requeued: `id` is no delivery, or one that has not failed. */
