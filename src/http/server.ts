@@ -1,10 +1,9 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { fastifyBase } from './fastify-base.js';
 import cookie from '@fastify/cookie';
 import type { Deps } from '../flows/context.js';
 import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
-import { refuseControlCharacters } from './control-characters.js';
 import { registerCors } from './cross-origin.js';
 import { docsPolicy, registerResponseHeaders } from './security-headers.js';
 import { registerOpenApi } from './openapi.js';
@@ -16,10 +15,6 @@ import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsEndpoints, type OperationsRoutes } from './routes/operations/endpoints.js';
 import { idpProviders, idpRoutes, type IdpProviders } from './routes/idp.js';
 import { idpConsentRoutes } from './routes/idp-consent.js';
-import { RequestObserver } from './request-observer.js';
-import { lazyRequestLogger } from './request-logger.js';
-import { AccessLog } from '../observability/access-log.js';
-import { requestIdGenerator } from './request-id.js';
 import type { Logger } from '../observability/logger.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
@@ -43,36 +38,11 @@ export interface HttpServerOptions {
 
 export async function createHttpServer(deps: Deps, options: HttpServerOptions): Promise<FastifyInstance> {
   const { config } = deps;
-  const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
-    // One log line and one metric sample per request (request-observer.ts).
-    logController: new RequestObserver(deps.metrics, new AccessLog(options.logger), options.logger),
-    childLoggerFactory: lazyRequestLogger,
-    genReqId: requestIdGenerator(config.trustedProxyCount),
-    requestIdHeader: false,
-    bodyLimit: config.requestBodyLimit,
-    // Client IPs come from X-Forwarded-For only behind a known number of proxies.
-    trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
-    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
+  const app = fastifyBase(deps, options.logger, {
     // Shutdown drains instead (below): closing every connection would cut
     // requests in flight, and a request that arrives while they finish is
     // served rather than answered with Fastify's own 503 body.
-    return503OnClosing: false,
-    forceCloseConnections: false,
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
-  });
-  registerErrorHandling(app, deps);
-  refuseControlCharacters(app);
-  app.decorateRequest('outcome', null);
-
-  // Only JSON bodies; an empty body on a JSON request reads as no body, as
-  // clients send for bodiless POSTs such as resend.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, done);
+    shutdown: { return503OnClosing: false, forceCloseConnections: false },
   });
 
   // Draining (app.close(), e.g. on SIGTERM): the listener closes and idle

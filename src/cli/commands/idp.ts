@@ -1,31 +1,16 @@
 import { Option, type Command } from 'commander';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
-import { formatTime, isoTime, table } from '../output.js';
+import { formatTime, table } from '../output.js';
 import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, rotateIdpClientSecret, type IdpClientInput } from '../../flows/admin/idp-clients.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { cliSource } from '../../audit/recorder.js';
+import { idpClientView } from '../../http/admin/views.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function clientJson(client: IdpClientRecord) {
-  return {
-    id: client.id,
-    name: client.name,
-    type: client.type,
-    scopes: client.scopes,
-    default_scopes: client.defaultScopes,
-    grant_types: client.grantTypes,
-    response_types: client.responseTypes,
-    redirect_uris: client.redirectUris,
-    post_logout_redirect_uris: client.postLogoutRedirectUris,
-    cors_origins: client.corsOrigins,
-    allow_uri_wildcards: client.allowUriWildcards,
-    skip_consent: client.skipConsent,
-    backchannel_logout_uri: client.backchannelLogoutUri,
-    created_at: isoTime(client.createdAt),
-  };
-}
+// The same shape as the admin API's (http/admin/views.ts).
+const clientJson = idpClientView;
 
 function clientText(client: IdpClientRecord): string {
   return [

@@ -1,21 +1,16 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { fastifyBase } from '../fastify-base.js';
 import cookie from '@fastify/cookie';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../flows/context.js';
 import type { Logger } from '../../observability/logger.js';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from '../errors.js';
-import { refuseControlCharacters } from '../control-characters.js';
 import { docsPolicy, registerResponseHeaders } from '../security-headers.js';
-import { requestIdGenerator } from '../request-id.js';
 import { sharedSchemas } from '../schemas.js';
 import { mfaSchemas } from '../routes/mfa/schemas.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerKeyAuth } from './key-auth.js';
 import { adminRoutes } from './routes/index.js';
 import { adminSchemas } from './schemas.js';
-import { RequestObserver } from '../request-observer.js';
-import { lazyRequestLogger } from '../request-logger.js';
-import { AccessLog } from '../../observability/access-log.js';
 import { registerConsole } from './console/index.js';
 
 // The admin listener (ADMIN_PORT): the admin REST API under /admin/v1, its
@@ -32,28 +27,7 @@ export interface AdminServer {
 
 export async function createAdminServer(deps: Deps, logger: Logger): Promise<AdminServer> {
   const { config } = deps;
-  const app = Fastify({
-    loggerInstance: (logger as FastifyBaseLogger).child({ listener: 'admin' }),
-    // One line per request as on the public listener: its route pattern, never its URL (queries carry addresses).
-    logController: new RequestObserver(deps.metrics, new AccessLog(logger), logger),
-    childLoggerFactory: lazyRequestLogger,
-    genReqId: requestIdGenerator(config.trustedProxyCount),
-    requestIdHeader: false,
-    bodyLimit: config.requestBodyLimit,
-    trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
-    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
-  });
-  registerErrorHandling(app, deps);
-  refuseControlCharacters(app);
-  app.decorateRequest('outcome', null);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
+  const app = fastifyBase(deps, logger, { loggerInstance: (logger as FastifyBaseLogger).child({ listener: 'admin' }) });
   registerResponseHeaders(app, config.httpSecurity);
   await app.register(cookie);
   await registerAdminOpenApi(app, [...sharedSchemas, ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
