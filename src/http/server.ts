@@ -6,7 +6,7 @@ import type { ClientKind } from '../config/config.js';
 import { registerClientAuth } from './client-auth.js';
 import { registerCors } from './cross-origin.js';
 import { docsPolicy, registerResponseHeaders } from './security-headers.js';
-import { registerOpenApi } from './openapi.js';
+import { publicApiDocument, registerOpenApi } from './openapi.js';
 import { sharedSchemas } from './schemas.js';
 import { mountEndpoints } from './endpoint.js';
 import { clientEndpoints } from './routes/index.js';
@@ -65,7 +65,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerCors(app, config.httpSecurity);
   registerResponseHeaders(app, config.httpSecurity);
-  await registerOpenApi(app, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, publicApiDocument, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
   const idp = config.idp.enabled ? idpProviders(deps) : null;

@@ -7,7 +7,8 @@ import type { Logger } from '../../observability/logger.js';
 import { docsPolicy, registerResponseHeaders } from '../security-headers.js';
 import { sharedSchemas } from '../schemas.js';
 import { mfaSchemas } from '../routes/mfa/schemas.js';
-import { registerAdminOpenApi } from './openapi.js';
+import { registerOpenApi } from '../openapi.js';
+import { adminApiDocument } from './openapi.js';
 import { registerKeyAuth } from './key-auth.js';
 import { adminRoutes } from './routes/index.js';
 import { adminSchemas } from './schemas.js';
@@ -30,7 +31,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   const app = fastifyBase(deps, logger, { loggerInstance: (logger as FastifyBaseLogger).child({ listener: 'admin' }) });
   registerResponseHeaders(app, config.httpSecurity);
   await app.register(cookie);
-  await registerAdminOpenApi(app, [...sharedSchemas, ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, adminApiDocument, [...sharedSchemas, ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);
