@@ -1,20 +1,9 @@
 import type { AuditEventRecord } from '../../store/audit-events.js';
 import type { Delivery } from '../../store/webhook-deliveries.js';
-import { formatTime, isoTime, table } from '../output.js';
+import { formatTime, table } from '../output.js';
 
-export function eventJson(event: AuditEventRecord) {
-  return {
-    id: event.id,
-    event_id: event.eventId,
-    occurred_at: isoTime(event.occurredAt),
-    type: event.type,
-    user_id: event.userId,
-    ip: event.ip,
-    user_agent: event.userAgent,
-    outcome: event.outcome,
-    detail: event.detail,
-  };
-}
+// JSON output: the admin API's views (http/admin/views.ts), so both adapters print the same shapes.
+export { eventView as eventJson, deliveryView as deliveryJson } from '../../http/admin/views.js';
 
 /** The detail as key=value pairs, for one table cell. */
 function detailText(detail: object): string {
@@ -29,20 +18,6 @@ export function eventsText(events: AuditEventRecord[]): string {
     ['ID', 'TIME', 'TYPE', 'OUTCOME', 'USER', 'IP', 'DETAIL', 'USER AGENT'],
     events.map((e) => [String(e.id), formatTime(e.occurredAt), e.type, e.outcome, e.userId === null ? '-' : String(e.userId), e.ip || '-', detailText(e.detail) || '-', e.userAgent || '-']),
   );
-}
-
-export function deliveryJson(delivery: Delivery) {
-  return {
-    id: delivery.id,
-    event_id: delivery.eventId,
-    url: delivery.url,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    next_attempt_at: delivery.status === 'pending' ? isoTime(delivery.nextAttemptAt) : null,
-    last_error: delivery.lastError,
-    created_at: isoTime(delivery.createdAt),
-    finished_at: isoTime(delivery.finishedAt),
-  };
 }
 
 export function deliveriesText(deliveries: Delivery[]): string {
