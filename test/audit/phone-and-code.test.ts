@@ -72,8 +72,9 @@ describeEachDatabase('audit events of phone numbers and login codes', ENV, ({ se
     assert.equal((await client.post('/auth/code/confirm', { code })).status, 200);
     await trail.expect(
       server().clock.now(),
-      { type: 'login.succeeded', from: client, detail: { method: 'code' } },
+      // The code proves the address before the login goes on (its stages see it verified).
       { type: 'email.verified', from: client, detail: { email, method: 'code' } },
+      { type: 'login.succeeded', from: client, detail: { method: 'code' } },
     );
     // A second code login finds the address verified: no second email.verified.
     const again = await tracedClient(server(), 'app');
@@ -102,8 +103,8 @@ describeEachDatabase('audit events of phone numbers and login codes', ENV, ({ se
       assert.equal((await client.post('/auth/code/confirm', { code: await nextCode(sms, phone) })).status, 200);
       await trail.expect(
         server().clock.now(),
-        { type: 'login.succeeded', from: client, detail: { method: 'code' } },
         ...(expectVerified ? [{ type: 'phone.verified', from: client, detail: { phone, method: 'code' } }] : []),
+        { type: 'login.succeeded', from: client, detail: { method: 'code' } },
       );
     }
   });

@@ -10,6 +10,7 @@ import { sendLoginCode, sendUnknownAccount } from '../../messaging/notices.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { sendLoginCodeSms } from '../../messaging/sms/notices.js';
 import { markPhoneVerified } from '../../store/phones.js';
+import { allOrNothing } from '../../store/all-or-nothing.js';
 import { dropFlow, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
 import { sendCode, type CodeDelivery } from '../pending-code.js';
@@ -87,11 +88,12 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
     if (user) await recordFailure(deps, ctx, 'login.failed', user.id, 'inactive', { method: 'code' });
     return conflict;
   }
-  return deps.db.transaction().execute(async (tx): Promise<Outcome> => {
-    const method: AuthMethod = { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient };
-    const outcome = await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'proof' }), { conn: tx, expectFlow: flow });
-    if (outcome?.kind !== 'auth') return outcome ?? conflict;
-    // The code reached the address or number, which proves it belongs to the user.
+  // The login goes on, or nothing is written (another request passed the flow first, a stage could not begin).
+  let notAdvanced: Outcome = conflict;
+  const advanced = await allOrNothing(deps.db, async (tx) => {
+    // The code reached the address or number, which proves it belongs to the
+    // user: marked first, so that the login's stages see it verified (a number
+    // proved here meets no phone stage).
     if ('email' in flow.recipient) {
       const address = await findEmailAddress(tx, flow.recipient.email);
       if (address?.userId === user.id && (await markEmailVerified(tx, address.id))) {
@@ -100,8 +102,13 @@ export async function confirmLoginCode(deps: Deps, ctx: RequestContext, code: st
     } else if ((await markPhoneVerified(tx, user.id, flow.recipient.phone)) === 'newly') {
       await recordEvent(deps, tx, ctx, 'phone.verified', { userId: user.id, detail: { phone: flow.recipient.phone, method: 'code' } });
     }
-    return outcome;
+    const method: AuthMethod = { method: 'code', at: nowSeconds(ctx.now), ...flow.recipient };
+    const outcome = await advanceLogin(deps, ctx, afterFirstFactor(user, method, { via: 'proof' }), { conn: tx, expectFlow: flow });
+    if (outcome?.kind === 'auth') return outcome;
+    notAdvanced = outcome ?? conflict;
+    return null;
   });
+  return advanced ?? notAdvanced;
 }
 
 /**

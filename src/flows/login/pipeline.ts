@@ -29,7 +29,12 @@ export type Entry =
   | { via: 'social'; signup: boolean }
   /** A signup: its new address (ACCOUNT_EMAIL_VERIFICATION) and phone number. */
   | { via: 'signup'; address: Omit<VerificationTarget, 'userId'> | null; phone: boolean }
-  /** A code, a reset, or a verification stage just passed: it proved a recipient, and no verification stage follows. */
+  /**
+   * A code, a reset, or a verification stage just passed: it proved the
+   * recipient it reached (already marked verified), so only the stages after
+   * it remain; the account's phone number, unless it was that recipient, still
+   * meets its stage, as in the reference.
+   */
   | { via: 'proof' };
 
 export interface Login {
@@ -126,7 +131,7 @@ async function verifyEmail(deps: Deps, ctx: RequestContext, conn: Conn, login: L
 async function verifyPhone(deps: Deps, ctx: RequestContext, conn: Conn, login: Login): Promise<Begun> {
   const { account } = deps.config;
   const { entry } = login;
-  if (entry.via === 'proof' || (entry.via === 'signup' && !entry.phone)) return null;
+  if (entry.via === 'signup' && !entry.phone) return null;
   if (!account.phone.verificationEnabled || !account.signupFields.phone) return null;
   const number = await findPhoneOfUser(conn, login.user.id);
   if (!number || number.verified) return null;
