@@ -68,11 +68,48 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   };
 }
 
+/**
+ * Reads of the state as the request found it (GET, nothing changed) answer
+ * with JSON kept from an earlier answer, as the route's serializer made it:
+ * the same session and user objects (a session snapshot, a verified access
+ * token's) give the same bytes, and an anonymous caller's answer depends on
+ * the settings alone. The hottest route then neither builds nor serializes
+ * its answer. Keyed by the objects themselves, so an entry goes with them.
+ */
+const signedInAnswers = new WeakMap<Session, { user: User; client: ClientKind; json: string }>();
+const anonymousAnswers = new WeakMap<Deps, Map<string, string>>();
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function keptAnswer(deps: Deps, request: FastifyRequest, reply: FastifyReply, state: AuthState): FastifyReply | null {
+  const { auth } = request;
+  const { session, user } = state;
+  if (request.method !== 'GET' || session !== auth.session || user !== auth.user) return null;
+  if (state.newSessionKey || state.sessionEnded || state.tokens || state.trustBrowser) return null;
+  const serialized = (status: number) => reply.code(status).serialize(authBody(deps, request, state)) as string;
+  if (session && user && session.userId === user.id) {
+    let kept = signedInAnswers.get(session);
+    if (kept?.user !== user || kept.client !== auth.client) signedInAnswers.set(session, (kept = { user, client: auth.client, json: serialized(200) }));
+    return reply.code(200).type(JSON_TYPE).send(kept.json);
+  }
+  // With a session, an anonymous answer lists its pending flow, whose expiry depends on the time.
+  if (session) return null;
+  const gone = auth.client === 'app' && auth.staleToken;
+  const key = `${auth.client}${gone ? ' gone' : ''}`;
+  let answers = anonymousAnswers.get(deps);
+  if (!answers) anonymousAnswers.set(deps, (answers = new Map()));
+  let json = answers.get(key);
+  if (json === undefined) answers.set(key, (json = serialized(gone ? 410 : 401)));
+  return reply.code(gone ? 410 : 401).type(JSON_TYPE).send(json);
+}
+
 export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, outcome: Outcome): FastifyReply | Promise<FastifyReply> {
   // Counted once the response is done (request-observer.ts), for logins and refreshes.
   request.outcome = outcome;
   switch (outcome.kind) {
     case 'auth': {
+      const kept = keptAnswer(deps, request, reply, outcome);
+      if (kept) return kept;
       applySessionChange(request, reply, deps, outcome);
       if (outcome.trustBrowser) setTrustCookie(reply, deps.config, outcome.trustBrowser);
       const body = authBody(deps, request, outcome);
