@@ -9,7 +9,8 @@ import { isoTimeOncePerMs } from './logger.js';
 // method is an HTTP token (Node's parser admits nothing else), the route a
 // pattern of our own routes (or "unmatched"), the request id a UUID or a
 // proxy's id that request-id.ts admitted ([A-Za-z0-9._:@/+=-]), the client
-// one of two words.
+// one of two words. With the host name escaped to ASCII once, every line is
+// ASCII, and the buffered output copies it without encoding it.
 
 export interface AccessLine {
   requestId: string;
@@ -20,22 +21,30 @@ export interface AccessLine {
   client: string | null;
 }
 
+type Stream = { write(line: string): unknown; writeAscii?(line: string): unknown };
+
+/** A JSON string literal in ASCII only: anything beyond is escaped as \\uXXXX. */
+function asciiJson(value: string): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export class AccessLog {
-  readonly #stream: { write(line: string): unknown };
+  readonly #write: (line: string) => unknown;
   readonly #enabled: boolean;
   readonly #time = isoTimeOncePerMs();
   readonly #base: string;
 
   constructor(log: Logger) {
-    this.#stream = (log as unknown as Record<symbol, { write(line: string): unknown }>)[symbols.streamSym]!;
+    const stream = (log as unknown as Record<symbol, Stream>)[symbols.streamSym]!;
+    this.#write = stream.writeAscii ? stream.writeAscii.bind(stream) : stream.write.bind(stream);
     this.#enabled = log.isLevelEnabled('info');
-    this.#base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+    this.#base = `,"pid":${process.pid},"hostname":${asciiJson(hostname())}`;
   }
 
   write(line: AccessLine): void {
     if (!this.#enabled) return;
     const client = line.client === null ? 'null' : `"${line.client}"`;
-    this.#stream.write(
+    this.#write(
       `{"level":"info"${this.#time()}${this.#base},"request_id":"${line.requestId}","method":"${line.method}","route":"${line.route}",` +
         `"status":${line.status},"duration_ms":${Math.round(line.durationMs * 100) / 100},"client":${client},"msg":"request"}\n`,
     );

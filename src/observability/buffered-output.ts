@@ -40,6 +40,17 @@ export class BufferedOutput {
     return true;
   }
 
+  /**
+   * A line known to be ASCII (the access log's): copied as it is, with no
+   * UTF-8 encoding and no measuring of the result.
+   */
+  writeAscii(line: string): boolean {
+    if (line.length > BUFFER_BYTES - this.#used || this.#overflow.length > 0) return this.write(line);
+    this.#used += this.#filling.write(line, this.#used, 'latin1');
+    this.#schedule();
+    return true;
+  }
+
   #schedule(): void {
     if (this.#used >= BUFFER_BYTES / 2) this.#flush();
     else this.#timer ??= setTimeout(() => this.#flush(), FLUSH_MS).unref();

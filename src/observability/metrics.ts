@@ -86,18 +86,20 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
   });
 
-  // One series per label set, found by one string key per request.
-  const requestSeries = new Map<string, Series>();
+  // One series per label set, found by route, method and status: the route
+  // and method strings are the same objects on every request (so their hashes
+  // are cached), and no key is built per request.
+  const requestSeries = new Map<string, Map<string, Map<number, Series>>>();
 
   return {
     registry,
     request(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let series = requestSeries.get(key);
-      if (!series) {
-        series = requests.series({ method, route, status: String(status) });
-        requestSeries.set(key, series);
-      }
+      let byMethod = requestSeries.get(route);
+      if (!byMethod) requestSeries.set(route, (byMethod = new Map()));
+      let byStatus = byMethod.get(method);
+      if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (!series) byStatus.set(status, (series = requests.series({ method, route, status: String(status) })));
       series.observe(seconds);
     },
     login: (method, outcome) => logins.inc({ method, outcome }),
