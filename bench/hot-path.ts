@@ -61,11 +61,11 @@ interface Spec {
 
 const HOP_BY_HOP = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
 
-/** The server's answer to `options` (status, headers but those Fastify sets itself, body), for fastify-replay.mjs. */
-async function answerOf(options: autocannon.Options): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
+/** The server's answer to `options` (status, headers but those Fastify sets itself, body text), for fastify-replay.mjs. */
+async function answerOf(options: autocannon.Options): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const response = await fetch(options.url, { headers: options.headers as Record<string, string> | undefined });
   const headers = Object.fromEntries([...response.headers].filter(([name]) => !HOP_BY_HOP.has(name)));
-  return { status: response.status, headers, body: await response.json() };
+  return { status: response.status, headers, body: await response.text() };
 }
 
 /** The compiled server; `npm run build` first unless BENCH_BUILD=false. */

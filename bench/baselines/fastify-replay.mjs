@@ -1,8 +1,10 @@
 // Baseline for `npm run bench`: Fastify giving the server's own answers.
-// REPLAY_FILE holds, per path, the status, headers and body the server
-// sent; each request gets them back, with a fresh X-Request-Id as the server
-// makes one. What this costs over Fastify's hello-world is what our answers
-// cost any Fastify route (their headers and bytes), whatever made them.
+// REPLAY_FILE holds, per path, the status, headers and body text the server
+// sent; each request gets them back, the body as the same bytes (its
+// content-type is among the headers, so Fastify sends the string as it is),
+// with a fresh X-Request-Id as the server makes one. What this costs over
+// Fastify's hello-world is what our answers cost any Fastify route (their
+// headers and bytes), whatever made them.
 // Plain JavaScript, logger off as in fastify-hello.mjs, unless REPLAY_LOG=on:
 // then Fastify's own request log (pino, two lines a request) writes to
 // stdout, as an application logging each request with Fastify's own means
