@@ -15,7 +15,7 @@ import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
 import { errorBody } from '../../messages.js';
 import { refuse, userAgentOf, WRITE_METHODS } from '../caller.js';
-import { adminRoutes } from '../routes/index.js';
+import { adminEndpoints } from '../routes/index.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
@@ -130,7 +130,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
-      adminRoutes(scope, consoleDeps);
+      await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },
   );
