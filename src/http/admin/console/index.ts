@@ -6,7 +6,7 @@ import type { Deps } from '../../../flows/context.js';
 import { adminConsoleSource } from '../../../audit/recorder.js';
 import { hasAdminRole } from '../../../flows/admin/users.js';
 import { requireRecentAuthentication } from '../../../flows/auth/reauthentication.js';
-import { registerClientAuth } from '../../client-auth.js';
+import { registerClientAuth, userAgentOf } from '../../client-auth.js';
 import { mountEndpoints } from '../../endpoint.js';
 import { config as configEndpoint } from '../../routes/config/endpoints.js';
 import * as auth from '../../routes/auth/endpoints.js';
@@ -14,7 +14,7 @@ import * as password from '../../routes/password/endpoints.js';
 import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
 import { errorBody } from '../../messages.js';
-import { refuse, userAgentOf, WRITE_METHODS } from '../caller.js';
+import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
 
 // The admin console: a page for people at /console on the admin listener.
