@@ -3,6 +3,7 @@ import type { User } from '../domain/user.js';
 import type { EmailAddress } from '../store/email-addresses.js';
 import type { SocialApp } from '../social/app.js';
 import type { AuthenticatorInfo, AuthenticatorType } from '../domain/authenticator.js';
+import type { ConsentView } from '../idp/consent.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
 export type ErrorCode =
@@ -115,7 +116,11 @@ export type Outcome =
   | { kind: 'redirect'; location: string; auth?: AuthState }
   /** GET /auth/provider/signup: what the provider gave so far. */
   | { kind: 'provider_signup_info'; user: { display: string; username?: string }; account: SocialAccountInfo; emails: Array<{ email: string; primary: boolean; verified: boolean }> }
-  | { kind: 'social_accounts'; accounts: SocialAccountInfo[] };
+  | { kind: 'social_accounts'; accounts: SocialAccountInfo[] }
+  /** The OpenID provider's consent a SPA shows: the client and scopes waiting on the user. */
+  | { kind: 'idp_consent'; consent: ConsentView }
+  /** The consent is answered: the browser goes to `location` to finish the authorization. */
+  | { kind: 'idp_consent_answered'; location: string };
 
 /** A connected (or pending) social account; its wire view is http's (social-views.ts). */
 export interface SocialAccountInfo {

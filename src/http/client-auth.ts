@@ -183,7 +183,7 @@ export function applySessionChange(
   }
 }
 
-/** The client's user agent as sessions store it (the column holds 512 characters). */
+/** The client's user agent as sessions and audit events store it (512 characters at most). */
 export function userAgentOf(request: FastifyRequest): string {
   return (request.headers['user-agent'] ?? '').slice(0, 512);
 }

@@ -14,7 +14,7 @@ import { send } from './render.js';
 // the flow it runs. mountEndpoints registers each with the one handler every
 // flow route shares: the flow's outcome, rendered by render.ts's send().
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /** The client prefix a route is mounted under; null outside them (probes, provider callbacks). */
 export type Mount = ClientKind | null;
@@ -27,10 +27,14 @@ export interface Input<B, Q, P, H> {
   readonly query: StaticOf<Q>;
   readonly params: StaticOf<P>;
   readonly headers: StaticOf<H>;
+  /** The origin the request reached: the OpenID provider's issuer when IDP_OIDC_ISSUER is unset. */
+  readonly protocol: 'http' | 'https';
+  readonly host: string;
 }
 
 interface Route<B, Q, P, H> {
-  method: Method;
+  /** Several for a route that answers them alike (the OpenID provider's own). */
+  method: Method | Method[];
   path: string;
   /** False where the settings (or the client) leave the route out; asked once, when mounting. */
   when?: (deps: Deps, client: Mount) => boolean;

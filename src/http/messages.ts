@@ -100,7 +100,10 @@ const MESSAGES: Record<WireErrorCode, string> = {
   public_client: 'A public client has no secret to rotate.',
 };
 
-export function errorBody(status: number, errors: Array<FieldError | { code: HttpErrorCode; param?: string; message?: string }>) {
+/** An error as the envelope lists it: a flow's, or one of the http layer's own. */
+export type WireError = FieldError | { code: HttpErrorCode; param?: string; message?: string };
+
+export function errorBody(status: number, errors: WireError[]) {
   return {
     status,
     errors: errors.map((e) => ({

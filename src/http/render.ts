@@ -211,5 +211,9 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       });
     case 'social_accounts':
       return reply.code(200).send({ status: 200, data: outcome.accounts.map(accountView) });
+    case 'idp_consent':
+      return reply.code(200).send({ status: 200, data: outcome.consent });
+    case 'idp_consent_answered':
+      return reply.code(200).send({ status: 200, data: { location: outcome.location } });
   }
 }

@@ -13,8 +13,9 @@ import { clientEndpoints } from './routes/index.js';
 import { socialCallbackRoutes } from './routes/social/navigation.js';
 import { mfaSchemas } from './routes/mfa/schemas.js';
 import { operationsEndpoints, type OperationsRoutes } from './routes/operations/endpoints.js';
-import { idpProviders, idpRoutes, type IdpProviders } from './routes/idp.js';
-import { idpConsentRoutes } from './routes/idp-consent.js';
+import { idpProviders, providerRoutes, type IdpProviders } from './routes/idp/provider.js';
+import { interactionRoutes } from './routes/idp/interaction.js';
+import { consentEndpoints } from './routes/idp/consent.js';
 import type { Logger } from '../observability/logger.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
@@ -25,8 +26,7 @@ async function clientApi(app: FastifyInstance, deps: Deps, client: ClientKind, i
   if (client === 'browser') await app.register(cookie);
   registerClientAuth(app, deps, client);
   await mountEndpoints(app, deps, client, clientEndpoints);
-  // The OpenID provider's consent for a SPA with its own consent page: browsers only (the provider's pages run in one).
-  if (client === 'browser') idpConsentRoutes(app, deps, idp);
+  if (idp) await mountEndpoints(app, deps, client, consentEndpoints(idp));
 }
 
 export interface HttpServerOptions {
@@ -69,7 +69,10 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
   const idp = config.idp.enabled ? idpProviders(deps) : null;
-  await idpRoutes(app, deps, idp);
+  if (idp) {
+    await providerRoutes(app, deps, idp);
+    await interactionRoutes(app, deps, idp);
+  }
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client, idp), { prefix: clientPrefix(client) });
   }

@@ -32,8 +32,8 @@ export interface AdapterDeps {
 /**
  * A JWT access token (IDP_OIDC_ACCESS_TOKEN_FORMAT=jwt) sent to introspection
  * or revocation arrives as `DIGEST_REF` and its SHA-256 (see
- * http/routes/idp.ts: oidc-provider refuses JWTs there), which is looked up
- * as the digest it is, in those two requests only.
+ * http/routes/idp/provider.ts: oidc-provider refuses JWTs there), which is
+ * looked up as the digest it is, in those two requests only.
  */
 export const DIGEST_REF = 'sha256~';
 

@@ -1,9 +1,9 @@
-// Consent, answered on the provider's own page (http/routes/idp.ts) or by
-// the SPA's page over the browser API (http/routes/idp-consent.ts). The SPA
-// cannot read the provider's interaction cookie (its path is the
-// interaction's), so there the interaction is looked up by its uid and must
-// belong to the logged-in user; the browser then follows `location` back
-// to the provider with the cookie that binds the resume to it.
+// Consent, answered on the provider's own page or by the SPA's page over
+// the browser API (flows/idp/consent.ts has both). The SPA cannot read the
+// provider's interaction cookie (its path is the interaction's), so there
+// the interaction is looked up by its uid and must belong to the logged-in
+// user; the browser then follows `location` back to the provider with the
+// cookie that binds the resume to it.
 
 export interface ConsentView {
   uid: string;
@@ -33,9 +33,12 @@ export function scopesAsked(interaction: any): string[] {
   return interaction.prompt.details.missingOIDCScope ?? String(interaction.params.scope ?? '').split(' ').filter(Boolean);
 }
 
+/** The interaction's result when the user denies the request. */
+export const CONSENT_DENIED = { error: 'access_denied', error_description: 'The user denied the request.' } as const;
+
 /** Records the user's answer on the interaction; answers where the browser resumes. */
-export async function answerConsent(provider: any, interaction: any, allow: boolean, nowSeconds: number): Promise<string> {
-  const result = allow ? { consent: { grantId: await grantConsent(provider, interaction) } } : { error: 'access_denied', error_description: 'The user denied the request.' };
+export async function saveConsentAnswer(provider: any, interaction: any, allow: boolean, nowSeconds: number): Promise<string> {
+  const result = allow ? { consent: { grantId: await grantConsent(provider, interaction) } } : CONSENT_DENIED;
   interaction.result = { ...interaction.lastSubmission, ...result };
   await interaction.save(Math.max(1, interaction.exp - nowSeconds));
   return interaction.returnTo;

@@ -3,12 +3,15 @@ import type { FieldError } from '../outcome.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { createUser, deleteUser, findLastLogin, findUserByEmail, findUserById, findUserByUsername, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
-import { findEmailAddress, listUserEmailAddresses } from '../../store/email-addresses.js';
+import { findEmailAddress, listUserEmailAddresses, type EmailAddress } from '../../store/email-addresses.js';
+import type { PhoneNumber } from '../../store/phones.js';
 import { issueResetKey } from '../password/reset-key.js';
 import { findImportOrigin } from '../../store/import-records.js';
 import { sendPasswordReset } from '../../messaging/notices.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { endSessions } from './sessions.js';
+import { addressesOf } from './email-addresses.js';
+import { phoneOf } from './phones.js';
 import type { AdminDeps } from './webhooks.js';
 
 // An administrator's changes to an account: creating and deleting it,
@@ -161,6 +164,20 @@ export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSou
 /** A user as an administrator sees them, or null. */
 export function userOverview(deps: AdminDeps, id: number): Promise<UserOverview | null> {
   return findUserOverview(deps.db, id);
+}
+
+export interface UserDetails {
+  user: UserOverview;
+  addresses: EmailAddress[];
+  phone: PhoneNumber | null;
+}
+
+/** A user with their addresses and phone number, or null. */
+export async function userDetails(deps: AdminDeps, id: number): Promise<UserDetails | null> {
+  const user = await findUserOverview(deps.db, id);
+  if (!user) return null;
+  const phone = await phoneOf(deps, id);
+  return { user, addresses: await addressesOf(deps, id), phone };
 }
 
 /** The account as the flows see it (for the changes above), or null. */

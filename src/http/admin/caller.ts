@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AuditSource } from '../../audit/recorder.js';
 import { errorBody, type HttpErrorCode, type WireErrorCode } from '../messages.js';
 
@@ -18,11 +18,6 @@ declare module 'fastify' {
 }
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The client's user agent as audit events store it. */
-export function userAgentOf(request: FastifyRequest): string {
-  return (request.headers['user-agent'] ?? '').slice(0, 512);
-}
 
 export function refuse(reply: FastifyReply, status: number, code: WireErrorCode, param?: string): FastifyReply {
   // Every wire code has its message in messages.ts, flow codes and http codes alike.

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../flows/context.js';
 import { adminApiSource } from '../../audit/recorder.js';
 import { authenticateAdminKey } from '../../flows/admin/api-keys.js';
-import { refuse, userAgentOf, WRITE_METHODS } from './caller.js';
+import { userAgentOf } from '../client-auth.js';
+import { refuse, WRITE_METHODS } from './caller.js';
 
 // The admin API's authentication: `Authorization: Bearer <key>`, the key
 // looked up by its hash on every request (no cache: a revoked key is refused

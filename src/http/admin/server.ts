@@ -8,9 +8,10 @@ import { docsPolicy, registerResponseHeaders } from '../security-headers.js';
 import { sharedSchemas } from '../schemas.js';
 import { mfaSchemas } from '../routes/mfa/schemas.js';
 import { registerOpenApi } from '../openapi.js';
+import { mountEndpoints } from '../endpoint.js';
 import { adminApiDocument } from './openapi.js';
 import { registerKeyAuth } from './key-auth.js';
-import { adminRoutes } from './routes/index.js';
+import { adminEndpoints } from './routes/index.js';
 import { adminSchemas } from './schemas.js';
 import { registerConsole } from './console/index.js';
 
@@ -35,7 +36,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);
-      adminRoutes(scope, deps);
+      await mountEndpoints(scope, deps, null, adminEndpoints);
     },
     { prefix: '/admin/v1' },
   );

@@ -6,6 +6,7 @@ import type { SocialAccount } from '../../store/social-accounts.js';
 import type { AuditEventRecord } from '../../store/audit-events.js';
 import type { Delivery } from '../../store/webhook-deliveries.js';
 import type { AuthenticatorView } from '../../flows/admin/authenticators.js';
+import type { UserDetails } from '../../flows/admin/users.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { isCurrentPasswordHash, passwordScheme } from '../../security/passwords.js';
 
@@ -29,6 +30,10 @@ export function userView(user: UserOverview) {
     created_at: iso(user.createdAt),
     last_login_at: iso(user.lastLoginAt),
   };
+}
+
+export function userDetailsView(details: UserDetails) {
+  return { ...userView(details.user), email_addresses: details.addresses.map(addressView), phone: details.phone ? phoneView(details.phone) : null };
 }
 
 export function addressView(address: EmailAddress) {

@@ -6,7 +6,7 @@ import type { Deps } from '../../../flows/context.js';
 import { adminConsoleSource } from '../../../audit/recorder.js';
 import { hasAdminRole } from '../../../flows/admin/users.js';
 import { requireRecentAuthentication } from '../../../flows/auth/reauthentication.js';
-import { registerClientAuth } from '../../client-auth.js';
+import { registerClientAuth, userAgentOf } from '../../client-auth.js';
 import { mountEndpoints } from '../../endpoint.js';
 import { config as configEndpoint } from '../../routes/config/endpoints.js';
 import * as auth from '../../routes/auth/endpoints.js';
@@ -14,8 +14,8 @@ import * as password from '../../routes/password/endpoints.js';
 import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
 import { errorBody } from '../../messages.js';
-import { refuse, userAgentOf, WRITE_METHODS } from '../caller.js';
-import { adminRoutes } from '../routes/index.js';
+import { refuse, WRITE_METHODS } from '../caller.js';
+import { adminEndpoints } from '../routes/index.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
@@ -130,7 +130,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
-      adminRoutes(scope, consoleDeps);
+      await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },
   );

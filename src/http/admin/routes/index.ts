@@ -1,24 +1,25 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../../flows/context.js';
-import { userRoutes } from './users.js';
-import { emailAddressRoutes } from './email-addresses.js';
-import { phoneRoutes } from './phones.js';
-import { sessionRoutes } from './sessions.js';
-import { authenticatorRoutes } from './authenticators.js';
-import { socialAccountRoutes } from './social-accounts.js';
-import { auditRoutes } from './audit.js';
-import { webhookRoutes } from './webhooks.js';
-import { idpClientRoutes } from './idp-clients.js';
+import type { Endpoint } from '../../endpoint.js';
+import { users } from './users.js';
+import { emailAddresses } from './email-addresses.js';
+import { phones } from './phones.js';
+import { sessions } from './sessions.js';
+import { authenticators } from './authenticators.js';
+import { socialAccounts } from './social-accounts.js';
+import { auditTrail } from './audit-trail.js';
+import { webhooks } from './webhooks.js';
+import { idpClients } from './idp-clients.js';
 
-/** Every admin resource; mounted behind API keys (/admin/v1) and behind the console's sign-in (/console/api/v1). */
-export function adminRoutes(app: FastifyInstance, deps: Deps): void {
-  userRoutes(app, deps);
-  emailAddressRoutes(app, deps);
-  phoneRoutes(app, deps);
-  sessionRoutes(app, deps);
-  authenticatorRoutes(app, deps);
-  socialAccountRoutes(app, deps);
-  auditRoutes(app, deps);
-  webhookRoutes(app, deps);
-  idpClientRoutes(app, deps);
-}
+// Every admin resource, in the order of the admin API's OpenAPI document;
+// each file declares the routes of one flows/admin module. Mounted behind
+// API keys (/admin/v1) and behind the console's sign-in (/console/api/v1).
+export const adminEndpoints: readonly Endpoint[] = [
+  ...users,
+  ...emailAddresses,
+  ...phones,
+  ...sessions,
+  ...authenticators,
+  ...socialAccounts,
+  auditTrail,
+  ...webhooks,
+  ...idpClients,
+];

@@ -1,16 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../../flows/context.js';
 import * as admin from '../../../flows/admin/users.js';
 import { parsePhone } from '../../../flows/phone/phone-number.js';
 import { normalizeEmail } from '../../../flows/validate.js';
-import { refuse } from '../caller.js';
-import { addressView, phoneView, userView } from '../views.js';
-import { addressesOf } from '../../../flows/admin/email-addresses.js';
-import { phoneOf } from '../../../flows/admin/phones.js';
+import { adminEndpoint, created, invalidInput, ok, refused, userEndpoint } from '../endpoint.js';
+import { userDetailsView, userView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
-import { COMMON_ERRORS, decodeCursor, encodeCursor, invalidInput, Limit, limitOf, ok, pathUser, sourceOf, UserParams } from './common.js';
+import { COMMON_ERRORS, decodeCursor, Limit, limitOf, pageMeta, UserParams } from './common.js';
+
+// flows/admin/users.ts: finding, creating, changing and deleting users, their password.
 
 const tags = ['Users'];
 
@@ -55,40 +53,32 @@ const PasswordBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A user with their addresses and phone number. */
+/** A user with their addresses and phone number, as the answers show them; null when gone. */
 async function details(deps: Deps, id: number) {
-  const user = await admin.userOverview(deps, id);
-  if (!user) return null;
-  const phone = await phoneOf(deps, id);
-  return { ...userView(user), email_addresses: (await addressesOf(deps, id)).map(addressView), phone: phone ? phoneView(phone) : null };
+  const found = await admin.userDetails(deps, id);
+  return found && userDetailsView(found);
 }
 
-export function userRoutes(scope: FastifyInstance, deps: Deps): void {
-  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-
-  app.get(
-    '/users',
-    {
-      schema: {
-        tags,
-        summary: 'Find users, a page at a time',
-        description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine. Errors: 400 \`invalid\` (param cursor or phone). ${COMMON_ERRORS}`,
-        querystring: ListQuery,
-        response: responses({ 200: envelope(Type.Array(Type.Ref('AdminUser')), { paged: true }) }),
-      },
-    },
-    async (request, reply) => {
-      const query = request.query;
+export const users = [
+  adminEndpoint({
+    method: 'GET',
+    path: '/users',
+    tags,
+    summary: 'Find users, a page at a time',
+    description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine. Errors: 400 \`invalid\` (param cursor or phone). ${COMMON_ERRORS}`,
+    querystring: ListQuery,
+    response: responses({ 200: envelope(Type.Array(Type.Ref('AdminUser')), { paged: true }) }),
+    run: async (deps, _call, { query }) => {
       const afterId = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
-      if (afterId === null) return refuse(reply, 400, 'invalid', 'cursor');
+      if (afterId === null) return refused(400, 'invalid', 'cursor');
       let phone: string | undefined;
       if (query.phone !== undefined) {
         const parsed = parsePhone(query.phone);
-        if ('error' in parsed) return invalidInput(reply, [parsed.error]);
+        if ('error' in parsed) return invalidInput([parsed.error]);
         phone = parsed.phone;
       }
       const limit = limitOf(query.limit);
-      const users = await admin.findUsers(deps, {
+      const found = await admin.findUsers(deps, {
         afterId,
         limit,
         search: query.q,
@@ -99,131 +89,100 @@ export function userRoutes(scope: FastifyInstance, deps: Deps): void {
         active: query.active === undefined ? undefined : query.active === 'true',
         admin: query.admin === undefined ? undefined : query.admin === 'true',
       });
-      const next = users.length === limit ? encodeCursor(users.at(-1)!.id) : null;
-      return ok(reply, users.map(userView), { next_cursor: next });
+      return ok(found.map(userView), pageMeta(found, limit));
     },
-  );
-
-  app.post(
-    '/users',
-    {
-      schema: {
-        tags,
-        summary: 'Create a user',
-        description: `With an address, a username or both, with or without a password, the address verified or not, under the rules of signup. 201 with the user. Records \`signup\`. Errors: 400 \`required\` (param email: neither address nor username), \`invalid\`, \`max_length\`, \`email_taken\`, \`username_taken\`, \`username_blacklisted\`, \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`. ${COMMON_ERRORS}`,
-        body: CreateBody,
-        response: responses({ 201: envelope(Type.Ref('AdminUserDetails')) }),
-      },
-    },
-    async (request, reply) => {
-      const body = request.body ?? {};
-      const result = await admin.createAccount(deps, sourceOf(deps, request), {
+  }),
+  adminEndpoint({
+    method: 'POST',
+    path: '/users',
+    tags,
+    summary: 'Create a user',
+    description: `With an address, a username or both, with or without a password, the address verified or not, under the rules of signup. 201 with the user. Records \`signup\`. Errors: 400 \`required\` (param email: neither address nor username), \`invalid\`, \`max_length\`, \`email_taken\`, \`username_taken\`, \`username_blacklisted\`, \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`. ${COMMON_ERRORS}`,
+    body: CreateBody,
+    response: responses({ 201: envelope(Type.Ref('AdminUserDetails')) }),
+    run: async (deps, call, input) => {
+      const body = input.body ?? {};
+      const result = await admin.createAccount(deps, call.source(), {
         email: body.email,
         username: body.username,
         password: body.password ?? null,
         verified: body.email_verified ?? false,
       });
-      if (!result.ok) return invalidInput(reply, result.errors);
-      return ok(reply, await details(deps, result.userId), undefined, 201);
+      if (!result.ok) return invalidInput(result.errors);
+      return created(await details(deps, result.userId));
     },
-  );
-
-  app.get(
-    '/users/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Show a user',
-        description: `The user with their addresses and phone number. 404 \`not_found\`. ${COMMON_ERRORS}`,
-        params: UserParams,
-        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
-      },
+  }),
+  adminEndpoint({
+    method: 'GET',
+    path: '/users/:id',
+    tags,
+    summary: 'Show a user',
+    description: `The user with their addresses and phone number. 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: UserParams,
+    response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
+    run: async (deps, _call, { params }) => {
+      const found = await details(deps, Number(params.id));
+      return found ? ok(found) : refused(404, 'not_found', 'id');
     },
-    async (request, reply) => {
-      const found = await details(deps, Number(request.params.id));
-      if (!found) return refuse(reply, 404, 'not_found', 'id');
-      return ok(reply, found);
-    },
-  );
-
-  app.patch(
-    '/users/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Change a user',
-        description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
-        params: UserParams,
-        body: UpdateBody,
-        response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
-      },
-    },
-    async (request, reply) => {
-      const user = await pathUser(deps, request.params.id, reply);
-      if (!user) return reply;
-      const body = request.body ?? {};
+  }),
+  userEndpoint({
+    method: 'PATCH',
+    path: '/users/:id',
+    tags,
+    summary: 'Change a user',
+    description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: UserParams,
+    body: UpdateBody,
+    response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
+    run: async (deps, call, input, user) => {
+      const body = input.body ?? {};
       if (body.username !== undefined) {
-        const changed = await admin.changeUsername(deps, sourceOf(deps, request), user, body.username);
-        if (!changed.ok) return invalidInput(reply, changed.errors);
+        const changed = await admin.changeUsername(deps, call.source(), user, body.username);
+        if (!changed.ok) return invalidInput(changed.errors);
       }
-      if (body.is_active !== undefined && body.is_active !== user.isActive) await admin.setActive(deps, sourceOf(deps, request), user, body.is_active);
-      return ok(reply, await details(deps, user.id));
+      if (body.is_active !== undefined && body.is_active !== user.isActive) await admin.setActive(deps, call.source(), user, body.is_active);
+      return ok(await details(deps, user.id));
     },
-  );
-
-  app.delete(
-    '/users/:id',
-    { schema: { tags, summary: 'Delete a user', description: `For good, with addresses, sessions and authenticators. Records \`account.deleted\`. 404 \`not_found\`. ${COMMON_ERRORS}`, params: UserParams } },
-    async (request, reply) => {
-      const user = await pathUser(deps, request.params.id, reply);
-      if (!user) return reply;
-      if (!(await admin.deleteAccount(deps, sourceOf(deps, request), user))) return refuse(reply, 404, 'not_found', 'id');
-      return ok(reply, { id: user.id, deleted: true });
+  }),
+  userEndpoint({
+    method: 'DELETE',
+    path: '/users/:id',
+    tags,
+    summary: 'Delete a user',
+    description: `For good, with addresses, sessions and authenticators. Records \`account.deleted\`. 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: UserParams,
+    run: async (deps, call, _input, user) => ((await admin.deleteAccount(deps, call.source(), user)) ? ok({ id: user.id, deleted: true }) : refused(404, 'not_found', 'id')),
+  }),
+  userEndpoint({
+    method: 'POST',
+    path: '/users/:id/password',
+    tags,
+    summary: "Set a user's password",
+    description: `Under the password rules. Like a reset, ends the user's sessions (unless \`keep_sessions\`) and voids reset links issued before. Records \`password.changed\`. Errors: 400 \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: UserParams,
+    body: PasswordBody,
+    run: async (deps, call, { body }, user) => {
+      const result = await admin.setPassword(deps, call.source(), user, body.password, body.keep_sessions ?? false);
+      return result.ok ? ok({ id: user.id, sessions_ended: result.ended }) : invalidInput(result.errors);
     },
-  );
-
-  app.post(
-    '/users/:id/password',
-    {
-      schema: {
-        tags,
-        summary: "Set a user's password",
-        description: `Under the password rules. Like a reset, ends the user's sessions (unless \`keep_sessions\`) and voids reset links issued before. Records \`password.changed\`. Errors: 400 \`password_too_short\`, \`password_too_common\`, \`password_entirely_numeric\`, \`password_too_similar\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
-        params: UserParams,
-        body: PasswordBody,
-      },
-    },
-    async (request, reply) => {
-      const user = await pathUser(deps, request.params.id, reply);
-      if (!user) return reply;
-      const result = await admin.setPassword(deps, sourceOf(deps, request), user, request.body.password, request.body.keep_sessions ?? false);
-      if (!result.ok) return invalidInput(reply, result.errors);
-      return ok(reply, { id: user.id, sessions_ended: result.ended });
-    },
-  );
-
-  app.post(
-    '/users/:id/password-reset',
-    {
-      schema: {
-        tags,
-        summary: 'Mail a password reset link',
-        description: `To the user's primary address, as if they had asked for it. Records \`password.reset_requested\`. Errors: 409 \`no_email_address\`, 409 \`password_reset_by_code\` (reset is by code: the user must ask themselves); 503 \`mail_unavailable\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
-        params: UserParams,
-      },
-    },
-    async (request, reply) => {
-      const user = await pathUser(deps, request.params.id, reply);
-      if (!user) return reply;
+  }),
+  userEndpoint({
+    method: 'POST',
+    path: '/users/:id/password-reset',
+    tags,
+    summary: 'Mail a password reset link',
+    description: `To the user's primary address, as if they had asked for it. Records \`password.reset_requested\`. Errors: 409 \`no_email_address\`, 409 \`password_reset_by_code\` (reset is by code: the user must ask themselves); 503 \`mail_unavailable\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: UserParams,
+    run: async (deps, call, _input, user) => {
       let result: admin.ResetLinkResult;
       try {
-        result = await admin.sendResetLink(deps, sourceOf(deps, request), user);
+        result = await admin.sendResetLink(deps, call.source(), user);
       } catch (error) {
-        request.log.warn({ err: error }, 'reset link not sent');
-        return refuse(reply, 503, 'mail_unavailable');
+        call.log.warn({ err: error }, 'reset link not sent');
+        return refused(503, 'mail_unavailable');
       }
-      if (!result.ok) return refuse(reply, 409, result.reason === 'by_code' ? 'password_reset_by_code' : 'no_email_address');
-      return ok(reply, { id: user.id, email: result.email });
+      if (!result.ok) return refused(409, result.reason === 'by_code' ? 'password_reset_by_code' : 'no_email_address');
+      return ok({ id: user.id, email: result.email });
     },
-  );
-}
+  }),
+];
