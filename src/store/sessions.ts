@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, sqliteDataVersion, type Conn, type Db } from './db.js';
 import { prepared } from './prepared.js';
+import { LookupBatcher } from './lookup-batcher.js';
 import { sessionKeyDigest } from '../security/secrets.js';
 import { TOUCH_INTERVAL_MS, type AuthMethod, type PendingFlow, type Session } from '../domain/session.js';
 import type { User } from '../domain/user.js';
@@ -37,6 +38,19 @@ function toSession(row: SessionRow): Session {
 
 /** The session lookup's query (exported for the scale bench, which times it in PostgreSQL). */
 export function liveSessionQuery(conn: Conn, keyDigest: Buffer, now: number) {
+  return liveSessionSelect(conn).where('s.key_hash', '=', keyDigest).where('s.expires_at', '>', now);
+}
+
+/** The same for several sessions at once, each row with its key's hash (PostgreSQL's batches, below). */
+function liveSessionsQuery(conn: Conn, keyDigests: Buffer[], now: number) {
+  return liveSessionSelect(conn)
+    .select('s.key_hash')
+    .where('s.key_hash', '=', sql<Buffer>`any(${keyDigests})`)
+    .where('s.expires_at', '>', now);
+}
+
+/** A live session with its user and the user's primary address. */
+function liveSessionSelect(conn: Conn) {
   return conn
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
@@ -58,12 +72,12 @@ export function liveSessionQuery(conn: Conn, keyDigest: Buffer, now: number) {
       'u.password_changed_at',
       'e.email',
       'e.verified',
-    ])
-    .where('s.key_hash', '=', keyDigest)
-    .where('s.expires_at', '>', now);
+    ]);
 }
 
 const liveSessionRows = prepared(liveSessionQuery);
+const liveSessionsRows = prepared(liveSessionsQuery);
+type LiveSessionRow = Awaited<ReturnType<typeof liveSessionRows>>[number];
 
 export type FoundSession = { session: Session; user: User | null; sessionKey: string };
 
@@ -76,12 +90,45 @@ export function findLiveSession(conn: Conn, sessionKey: string, now: number): Ma
   const version = sqliteDataVersion(conn);
   const cached = version === undefined ? undefined : snapshotsOf(conn).get(sessionKey);
   if (cached && cached.version === version && cached.found.session.expiresAt > now) return cached.found;
+  const batched = version === undefined && !conn.isTransaction ? lookupsOf(conn) : null;
+  if (batched) return batched.get(sessionKey, now).then((row) => (row && row.expires_at > now ? foundOf(row, sessionKey) : null));
   return readLiveSession(conn, sessionKey, now, version);
+}
+
+// On PostgreSQL the lookups that one turn of the event loop makes share one
+// query (`key_hash = any(...)`): under load, one round trip and one pass of
+// the driver serve all the requests that turn read. A transaction's lookups
+// stay in the transaction, and SQLite's are in-process reads already.
+const lookups = new WeakMap<object, LookupBatcher<string, LiveSessionRow> | null>();
+
+function lookupsOf(db: Conn): LookupBatcher<string, LiveSessionRow> | null {
+  let batcher = lookups.get(db);
+  if (batcher === undefined) {
+    batcher = isPostgres(db as Db) ? new LookupBatcher((keys, now) => readLiveSessions(db, keys, now)) : null;
+    lookups.set(db, batcher);
+  }
+  return batcher;
+}
+
+async function readLiveSessions(db: Conn, keys: string[], now: number): Promise<Map<string, LiveSessionRow>> {
+  const digests = keys.map(sessionKeyDigest);
+  const keyOf = new Map(digests.map((digest, i) => [digest.toString('hex'), keys[i]!]));
+  const rows = await liveSessionsRows(db, digests, now);
+  return new Map(rows.map((row) => [keyOf.get(row.key_hash.toString('hex'))!, row]));
 }
 
 async function readLiveSession(conn: Conn, sessionKey: string, now: number, version: number | undefined): Promise<FoundSession | null> {
   const [row] = await liveSessionRows(conn, sessionKeyDigest(sessionKey), now);
   if (!row) return null;
+  const found = foundOf(row, sessionKey);
+  // A session due for its touch is about to be written, which retires every
+  // snapshot: keeping one would only hold memory (with many sessions each
+  // used once, enough to grow the heap).
+  if (version !== undefined && now - found.session.lastSeenAt <= TOUCH_INTERVAL_MS) remember(snapshotsOf(conn), sessionKey, { version, found });
+  return found;
+}
+
+function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
   const session = toSession(row);
   const user =
     row.user_id === null || row.is_active === null || row.password_changed_at === null
@@ -95,12 +142,7 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
           email: row.email,
           verified: row.verified,
         });
-  const found = { session, user, sessionKey };
-  // A session due for its touch is about to be written, which retires every
-  // snapshot: keeping one would only hold memory (with many sessions each
-  // used once, enough to grow the heap).
-  if (version !== undefined && now - session.lastSeenAt <= TOUCH_INTERVAL_MS) remember(snapshotsOf(conn), sessionKey, { version, found });
-  return found;
+  return { session, user, sessionKey };
 }
 
 // On SQLite a session read is kept with the database's data_version and
