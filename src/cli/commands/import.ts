@@ -6,6 +6,7 @@ import { CliError } from '../errors.js';
 import { wholeNumber } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
 import { importAllauth } from '../import/allauth/import.js';
+import { summaryJson, summaryText } from '../import/view.js';
 
 const HELP = `
 Imports users with their Django password hashes (pbkdf2_sha256, pbkdf2_sha1, argon2,
@@ -64,7 +65,7 @@ export function registerImportCommands(program: Command): void {
           progressOnStderr(!wantsJson(command)),
         );
         const shown = withoutPassword(url);
-        return { json: summary.toJson(shown), text: summary.toText(shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
+        return { json: summaryJson(summary, shown), text: summaryText(summary, shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
       }),
     );
 }
