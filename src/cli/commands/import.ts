@@ -51,7 +51,7 @@ export function registerImportCommands(program: Command): void {
     .action((url: string, opts: ImportCommandOptions, command: Command) =>
       runCommand(command, async (ctx) => {
         const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
-        const summary = await importAllauth(
+        const result = await importAllauth(
           ctx,
           {
             url,
@@ -64,6 +64,8 @@ export function registerImportCommands(program: Command): void {
           },
           progressOnStderr(!wantsJson(command)),
         );
+        if (!result.ok) throw CliError.of(result.reason, result.message, result.reason === 'source_error' ? 'url' : undefined);
+        const { summary } = result;
         const shown = withoutPassword(url);
         return { json: summaryJson(summary, shown), text: summaryText(summary, shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
       }),

@@ -27,6 +27,17 @@ export interface ImportRun {
 }
 
 /**
+ * Why an import stopped: the source is no allauth database it can read
+ * (`source_error`), or its users are not the ones imported under this
+ * source name before (`source_mismatch`). Batches committed before stay.
+ */
+export interface ImportFailure {
+  ok: false;
+  reason: 'source_error' | 'source_mismatch';
+  message: string;
+}
+
+/**
  * One kind of source data: users with their addresses, sessions, social
  * accounts with their tokens, MFA authenticators. A step goes
  * through its rows in batches, each in one transaction, and skips rows it
@@ -38,5 +49,6 @@ export interface ImportStep {
   label: string;
   /** How many source rows the step goes through. */
   total(run: ImportRun): Promise<number>;
-  run(run: ImportRun, advance: (rows: number) => void): Promise<void>;
+  /** Imports every batch, or stops at one that must not be imported (and writes nothing of it). */
+  run(run: ImportRun, advance: (rows: number) => void): Promise<ImportFailure | void>;
 }
