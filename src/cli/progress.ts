@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ImportProgress } from './import/allauth/import.js';
+import type { ImportProgress } from '../flows/admin/import-allauth/import.js';
 
 // A progress bar per step of an import, on stderr (stdout carries the result).
 

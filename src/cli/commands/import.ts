@@ -5,7 +5,7 @@ import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { wholeNumber } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
-import { importAllauth } from '../import/allauth/import.js';
+import { importAllauth } from '../../flows/admin/import-allauth/import.js';
 import { summaryJson, summaryText } from '../import/view.js';
 
 const HELP = `

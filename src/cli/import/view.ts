@@ -1,5 +1,5 @@
 import { table } from '../output.js';
-import type { ImportSummary, RowCounts, RowKind, SkipReason } from './allauth/summary.js';
+import type { ImportSummary, RowCounts, RowKind, SkipReason } from '../../flows/admin/import-allauth/summary.js';
 
 // How an allauth import's summary prints: JSON for scripts, text for people.
 

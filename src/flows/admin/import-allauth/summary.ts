@@ -4,7 +4,7 @@ import type { ProviderAppsReport } from './provider-apps.js';
 // What an import did: per kind of row how many were imported, found
 // imported before, or skipped and why; the conflicts that kept users out;
 // where social accounts went; and what the source holds that is not
-// imported. The CLI prints it (cli/import/view.ts).
+// imported. The CLI prints it.
 
 /** The kinds of row counted, in the order the summary lists them. */
 export const ROW_KINDS = ['users', 'email_addresses', 'sessions', 'social_accounts', 'social_tokens', 'mfa_authenticators', 'idp_clients', 'idp_grants'] as const;

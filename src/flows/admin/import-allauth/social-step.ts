@@ -5,7 +5,7 @@ import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { findImportRecords, insertImportRecords, type NewImportRecord } from '../../../store/import-records.js';
 import { existingSocialAccountIds, insertSocialAccount } from '../../../store/social-accounts.js';
 import { insertSocialTokens } from '../../../store/social-tokens.js';
-import { tokenSealContext } from '../../../flows/social/provider-tokens.js';
+import { tokenSealContext } from '../../social/provider-tokens.js';
 import { importedUserIds } from './imported-users.js';
 import { routeProvider, type ProviderRoute } from './providers.js';
 import type { SkipReason } from './summary.js';
