@@ -6,6 +6,7 @@ import { CliError } from '../errors.js';
 import { wholeNumber } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
 import { importAllauth } from '../../flows/admin/import-allauth/import.js';
+import type { ImportFailure } from '../../flows/admin/import-allauth/step.js';
 import { summaryJson, summaryText } from '../import/view.js';
 
 const HELP = `
@@ -64,12 +65,21 @@ export function registerImportCommands(program: Command): void {
           },
           progressOnStderr(!wantsJson(command)),
         );
-        if (!result.ok) throw CliError.of(result.reason, result.message, result.reason === 'source_error' ? 'url' : undefined);
+        if (!result.ok) throw importError(result, opts.sourceName);
         const { summary } = result;
         const shown = withoutPassword(url);
         return { json: summaryJson(summary, shown), text: summaryText(summary, shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
       }),
     );
+}
+
+/** The import's failure as the CLI's error: a source error is about the <url> argument; a mismatch names its remedy, --source-name. */
+function importError(failure: ImportFailure, sourceName: string): CliError {
+  if (failure.reason === 'source_error') return CliError.of('source_error', failure.message, 'url');
+  return CliError.of(
+    'source_mismatch',
+    `source user ${failure.sourceUserId} is not the one imported under the name "${sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
+  );
 }
 
 /** The source's URL as the summary shows it: a password in it would end up in terminals and logs. */

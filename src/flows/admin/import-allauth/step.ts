@@ -26,16 +26,12 @@ export interface ImportRun {
   summary: ImportSummary;
 }
 
-/**
- * Why an import stopped: the source is no allauth database it can read
- * (`source_error`), or its users are not the ones imported under this
- * source name before (`source_mismatch`). Batches committed before stay.
- */
-export interface ImportFailure {
-  ok: false;
-  reason: 'source_error' | 'source_mismatch';
-  message: string;
-}
+/** Why an import stopped; the batches it committed before stay. */
+export type ImportFailure =
+  /** The source is no allauth database the import can read: `message` says what is wrong. */
+  | { ok: false; reason: 'source_error'; message: string }
+  /** A source user is not the one imported under this source name (another date_joined): likely another database. */
+  | { ok: false; reason: 'source_mismatch'; sourceUserId: number };
 
 /**
  * One kind of source data: users with their addresses, sessions, social

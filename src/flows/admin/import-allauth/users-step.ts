@@ -54,13 +54,7 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<ImportF
     };
     // Checked before the batch writes anything: under this name, another database's users would be taken for the ones imported before.
     const stranger = users.find((user) => isStranger(user, records.users.get(String(user.id))));
-    if (stranger) {
-      return {
-        ok: false,
-        reason: 'source_mismatch',
-        message: `source user ${stranger.id} is not the one imported under the name "${run.sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
-      };
-    }
+    if (stranger) return { ok: false, reason: 'source_mismatch', sourceUserId: stranger.id };
     // Users imported before, as they are here now (absent: deleted since).
     const locals = await findUsersByIds(tx, [...records.users.values()].map((r) => r.targetId));
     for (const { user, plan } of plans) {
