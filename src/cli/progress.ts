@@ -1,14 +1,12 @@
 import cliProgress from 'cli-progress';
+import type { ImportProgress } from '../flows/admin/import-allauth/import.js';
 
-/** A progress bar per stage of a long command, on stderr (stdout carries the result). */
-export interface Progress {
-  start(label: string, total: number): { advance(n: number): void; stop(): void };
-}
+// A progress bar per step of an import, on stderr (stdout carries the result).
 
-const silent: Progress = { start: () => ({ advance() {}, stop() {} }) };
+const silent: ImportProgress = { start: () => ({ advance() {}, stop() {} }) };
 
 /** Bars on stderr when it is a terminal and `enabled` (not with --json); otherwise nothing. */
-export function progressOnStderr(enabled: boolean): Progress {
+export function progressOnStderr(enabled: boolean): ImportProgress {
   if (!enabled || !process.stderr.isTTY) return silent;
   return {
     start(label, total) {

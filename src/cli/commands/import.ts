@@ -5,7 +5,9 @@ import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { wholeNumber } from '../arguments.js';
 import { progressOnStderr } from '../progress.js';
-import { importAllauth } from '../import/allauth/import.js';
+import { importAllauth } from '../../flows/admin/import-allauth/import.js';
+import type { ImportFailure } from '../../flows/admin/import-allauth/step.js';
+import { summaryJson, summaryText } from '../import/view.js';
 
 const HELP = `
 Imports users with their Django password hashes (pbkdf2_sha256, pbkdf2_sha1, argon2,
@@ -50,7 +52,7 @@ export function registerImportCommands(program: Command): void {
     .action((url: string, opts: ImportCommandOptions, command: Command) =>
       runCommand(command, async (ctx) => {
         const djangoSecretKeys = opts.djangoSecretKeyFile ? readSecretKeys(opts.djangoSecretKeyFile) : [];
-        const summary = await importAllauth(
+        const result = await importAllauth(
           ctx,
           {
             url,
@@ -63,10 +65,21 @@ export function registerImportCommands(program: Command): void {
           },
           progressOnStderr(!wantsJson(command)),
         );
+        if (!result.ok) throw importError(result, opts.sourceName);
+        const { summary } = result;
         const shown = withoutPassword(url);
-        return { json: summary.toJson(shown), text: summary.toText(shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
+        return { json: summaryJson(summary, shown), text: summaryText(summary, shown), exitCode: summary.conflicts.length > 0 ? 1 : 0 };
       }),
     );
+}
+
+/** The import's failure as the CLI's error: a source error is about the <url> argument; a mismatch names its remedy, --source-name. */
+function importError(failure: ImportFailure, sourceName: string): CliError {
+  if (failure.reason === 'source_error') return CliError.of('source_error', failure.message, 'url');
+  return CliError.of(
+    'source_mismatch',
+    `source user ${failure.sourceUserId} is not the one imported under the name "${sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
+  );
 }
 
 /** The source's URL as the summary shows it: a password in it would end up in terminals and logs. */

@@ -3,7 +3,7 @@ import { sourceMillis, sourceTime, type AllauthSource } from './source.js';
 /** A django_session row that has not expired. */
 export interface SourceSession {
   key: string;
-  /** Signed, possibly compressed JSON (see cli/import/allauth/django-session.ts). */
+  /** Signed, possibly compressed JSON (see flows/admin/import-allauth/django-session.ts). */
   data: string;
   expiresAt: number;
 }

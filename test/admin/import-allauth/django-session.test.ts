@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { authHashMatches, authMethods, readDjangoSession, sessionUserId } from '../../src/cli/import/allauth/django-session.js';
-import { DJANGO_SECRET_KEY } from './support.js';
+import { authHashMatches, authMethods, readDjangoSession, sessionUserId } from '../../../src/flows/admin/import-allauth/django-session.js';
+import { DJANGO_SECRET_KEY } from '../../cli/support.js';
 
 // Django's session encoding, checked against rows Django wrote (the allauth
 // fixture's django_session), not against an encoder of our own.

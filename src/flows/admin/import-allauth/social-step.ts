@@ -5,7 +5,7 @@ import { readSocialApps } from '../../../store/allauth/social-apps.js';
 import { findImportRecords, insertImportRecords, type NewImportRecord } from '../../../store/import-records.js';
 import { existingSocialAccountIds, insertSocialAccount } from '../../../store/social-accounts.js';
 import { insertSocialTokens } from '../../../store/social-tokens.js';
-import { tokenSealContext } from '../../../flows/social/provider-tokens.js';
+import { sealProviderTokens } from '../../social/provider-tokens.js';
 import { importedUserIds } from './imported-users.js';
 import { routeProvider, type ProviderRoute } from './providers.js';
 import type { SkipReason } from './summary.js';
@@ -106,10 +106,7 @@ async function importAccount(tx: Tx, account: SourceSocialAccount, userId: numbe
 async function importToken(run: ImportRun, tx: Tx, token: SourceSocialToken, accountId: number): Promise<number | SkipReason> {
   // The server keeps no tokens unless told to; the import does as it would.
   if (!run.config.social.storeTokens) return 'tokens_not_stored';
-  const sealed = {
-    token: run.atRest.seal(token.token, tokenSealContext(accountId, 'token')),
-    tokenSecret: token.tokenSecret === '' ? null : run.atRest.seal(token.tokenSecret, tokenSealContext(accountId, 'token_secret')),
-    expiresAt: token.expiresAt,
-  };
-  return (await insertSocialTokens(tx, accountId, sealed, run.now)) ?? 'token_here';
+  // allauth keeps a missing refresh token (token_secret) as ''.
+  const tokens = { accessToken: token.token, refreshToken: token.tokenSecret === '' ? null : token.tokenSecret, expiresAt: token.expiresAt };
+  return (await insertSocialTokens(tx, accountId, sealProviderTokens(run.atRest, accountId, tokens), run.now)) ?? 'token_here';
 }

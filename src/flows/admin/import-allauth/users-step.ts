@@ -6,10 +6,9 @@ import { deleteUser, findUserByUsername, findUsersByIds, insertImportedUser, set
 import type { User } from '../../../domain/user.js';
 import { findEmailAddress, insertEmailAddress } from '../../../store/email-addresses.js';
 import { passwordScheme } from '../../../security/passwords.js';
-import { CliError } from '../../errors.js';
 import { planAddresses, type AddressPlan, type PlannedAddress } from './address-plan.js';
 import { tally } from './summary.js';
-import type { ImportRun, ImportStep } from './step.js';
+import type { ImportFailure, ImportRun, ImportStep } from './step.js';
 
 /** Users from auth_user, each with its addresses, in one transaction per batch. */
 export const usersStep: ImportStep = {
@@ -19,7 +18,8 @@ export const usersStep: ImportStep = {
     for (let after = 0; ; ) {
       const users = await readUsers(run.source, after, run.batchSize);
       if (users.length === 0) return;
-      await importBatch(run, users);
+      const failure = await importBatch(run, users);
+      if (failure) return failure;
       after = users.at(-1)!.id;
       advance(users.length);
     }
@@ -34,7 +34,7 @@ interface BatchRecords {
   created: NewImportRecord[];
 }
 
-async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
+async function importBatch(run: ImportRun, users: SourceUser[]): Promise<ImportFailure | undefined> {
   const rows = await readEmailAddresses(run.source, users.map((u) => u.id));
   const unverified = [...rows.filter((r) => !r.verified).map((r) => r.email), ...users.map((u) => u.email).filter(Boolean)];
   const verifiedBy = new Map<string, Set<number>>();
@@ -44,7 +44,7 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
   const verifiedByOther = (emailLower: string, userId: number) => [...(verifiedBy.get(emailLower) ?? [])].some((id) => id !== userId);
   const plans = users.map((user) => ({ user, plan: planAddresses(user, rows.filter((r) => r.userId === user.id), verifiedByOther) }));
 
-  await run.db.transaction().execute(async (tx) => {
+  return run.db.transaction().execute(async (tx): Promise<ImportFailure | undefined> => {
     const ids = users.map((u) => String(u.id));
     const records: BatchRecords = {
       users: await findImportRecords(tx, run.sourceName, 'user', ids),
@@ -52,6 +52,9 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
       userEmails: await findImportRecords(tx, run.sourceName, 'user_email', ids),
       created: [],
     };
+    // Checked before the batch writes anything: under this name, another database's users would be taken for the ones imported before.
+    const stranger = users.find((user) => isStranger(user, records.users.get(String(user.id))));
+    if (stranger) return { ok: false, reason: 'source_mismatch', sourceUserId: stranger.id };
     // Users imported before, as they are here now (absent: deleted since).
     const locals = await findUsersByIds(tx, [...records.users.values()].map((r) => r.targetId));
     for (const { user, plan } of plans) {
@@ -60,11 +63,17 @@ async function importBatch(run: ImportRun, users: SourceUser[]): Promise<void> {
       else await importUser(run, tx, user, plan, records);
     }
     await insertImportRecords(tx, records.created);
+    return undefined;
   });
 }
 
 function fingerprint(user: SourceUser): string | null {
   return user.dateJoined === null ? null : String(user.dateJoined);
+}
+
+/** A source user whose id was imported under this name as a user with another date_joined. */
+function isStranger(user: SourceUser, record: ImportRecord | undefined): boolean {
+  return record !== undefined && record.fingerprint !== null && fingerprint(user) !== null && record.fingerprint !== fingerprint(user);
 }
 
 function recordOf(records: BatchRecords, address: PlannedAddress): ImportRecord | undefined {
@@ -142,12 +151,6 @@ function refuse(run: ImportRun, user: SourceUser, plan: AddressPlan, conflict: {
  */
 async function revisitUser(run: ImportRun, tx: Tx, user: SourceUser, plan: AddressPlan, record: ImportRecord, local: User | null, records: BatchRecords): Promise<void> {
   const { summary } = run;
-  if (record.fingerprint !== null && fingerprint(user) !== null && record.fingerprint !== fingerprint(user)) {
-    throw CliError.of(
-      'source_mismatch',
-      `source user ${user.id} is not the one imported under the name "${run.sourceName}" (another date_joined): is this another database? Import it with its own --source-name`,
-    );
-  }
   const known = plan.addresses.filter((a) => recordOf(records, a)).length;
   if (!local) {
     summary.skipped('users', 'deleted_here');

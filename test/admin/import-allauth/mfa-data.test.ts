@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { recoveryCodesOf, totpSecretOf, webAuthnOf } from '../../src/cli/import/allauth/mfa-data.js';
+import { recoveryCodesOf, totpSecretOf, webAuthnOf } from '../../../src/flows/admin/import-allauth/mfa-data.js';
 
 // Reading allauth's mfa_authenticator.data: what passes, and the reason
-// given for what does not (the end-to-end import is in import-allauth*.test.ts).
+// given for what does not (the end-to-end import is in test/cli/import-allauth*.test.ts).
 
 const SEED = '51ba67dd67c06e30e2338cedc11ec04f7b530620425de55d6a886952ee2cc09e014f0175dfd629c6';
 

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { planAddresses } from '../../src/cli/import/allauth/address-plan.js';
-import type { SourceUser } from '../../src/store/allauth/users.js';
-import type { SourceEmailAddress } from '../../src/store/allauth/email-addresses.js';
+import { planAddresses } from '../../../src/flows/admin/import-allauth/address-plan.js';
+import type { SourceUser } from '../../../src/store/allauth/users.js';
+import type { SourceEmailAddress } from '../../../src/store/allauth/email-addresses.js';
 
 // Which of a source user's addresses come over: the cases the fixture does
 // not hold (allauth allows them, this server's one-holder rule does not).

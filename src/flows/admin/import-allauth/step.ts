@@ -26,6 +26,13 @@ export interface ImportRun {
   summary: ImportSummary;
 }
 
+/** Why an import stopped; the batches it committed before stay. */
+export type ImportFailure =
+  /** The source is no allauth database the import can read: `message` says what is wrong. */
+  | { ok: false; reason: 'source_error'; message: string }
+  /** A source user is not the one imported under this source name (another date_joined): likely another database. */
+  | { ok: false; reason: 'source_mismatch'; sourceUserId: number };
+
 /**
  * One kind of source data: users with their addresses, sessions, social
  * accounts with their tokens, MFA authenticators. A step goes
@@ -38,5 +45,6 @@ export interface ImportStep {
   label: string;
   /** How many source rows the step goes through. */
   total(run: ImportRun): Promise<number>;
-  run(run: ImportRun, advance: (rows: number) => void): Promise<void>;
+  /** Imports every batch, or stops at one that must not be imported (and writes nothing of it). */
+  run(run: ImportRun, advance: (rows: number) => void): Promise<ImportFailure | void>;
 }
