@@ -5,7 +5,7 @@ import { AccessLog } from '../observability/access-log.js';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
 import { RequestObserver } from './request-observer.js';
-import { lazyRequestLogger } from './request-logger.js';
+import { withLazyRequestLoggers } from './request-logger.js';
 import { requestIdGenerator } from './request-id.js';
 
 // What both listeners, the public API and the admin API, stand on: one log
@@ -16,11 +16,11 @@ import { requestIdGenerator } from './request-id.js';
 export function fastifyBase(deps: Deps, logger: Logger, options: { loggerInstance?: FastifyBaseLogger; shutdown?: Pick<FastifyServerOptions, 'return503OnClosing' | 'forceCloseConnections'> } = {}): FastifyInstance {
   const { config } = deps;
   const app = Fastify({
-    loggerInstance: options.loggerInstance ?? (logger as FastifyBaseLogger),
+    // request.log is made lazily, on its first line (request-logger.ts).
+    loggerInstance: withLazyRequestLoggers(options.loggerInstance ?? (logger as FastifyBaseLogger)),
     ...options.shutdown,
     // One log line and one metric sample per request (request-observer.ts): its route pattern, never its URL.
     logController: new RequestObserver(deps.metrics, new AccessLog(logger), logger),
-    childLoggerFactory: lazyRequestLogger,
     genReqId: requestIdGenerator(config.trustedProxyCount),
     requestIdHeader: false,
     bodyLimit: config.requestBodyLimit,

@@ -76,8 +76,9 @@ function helmetOptions(settings: HttpSecuritySettings, directives: Record<string
  * the request's id (X-Request-Id).
  */
 export function registerResponseHeaders(app: FastifyInstance, settings: HttpSecuritySettings): void {
-  const headers: Record<string, string> = { ...headersOf(helmetOptions(settings, API_POLICY)), 'cache-control': 'no-store' };
-  for (const name of DOCUMENT_ONLY) delete headers[name];
+  // Built without `delete`, which would leave an object in dictionary mode: each request reads this one's properties.
+  const apiHeaders = Object.entries(headersOf(helmetOptions(settings, API_POLICY))).filter(([name]) => !DOCUMENT_ONLY.includes(name));
+  const headers: Record<string, string> = Object.fromEntries([...apiHeaders, ['cache-control', 'no-store']]);
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
     reply.header('x-request-id', request.id);
