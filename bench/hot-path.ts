@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { PASSWORD, ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, signUp, warmUp, type Figures } from './harness.js';
-import { clockTicks, nodeFlags, startArgs, startProcess, type Process } from './processes.js';
+import { clockTicks, nodeFlags, pinToCores, releaseCores, startArgs, startProcess, type Pinning, type Process } from './processes.js';
 
 // The hot path against its baselines, all measured in the same run: the
 // server as `npm start` runs it (compiled, NODE_ENV=production, default
@@ -43,6 +43,8 @@ export interface HotCase {
 
 export interface HotPath {
   cases: Map<string, HotCase>;
+  /** Where the servers and the load generator ran. */
+  pinning: Pinning | null;
   /** Resident memory of each process after its runs, MiB. */
   rss: Array<[string, number]>;
   notes: string[];
@@ -168,6 +170,7 @@ function accessTokens(server: Process, first: string): () => Promise<string> {
 
 export async function measureHotPath(): Promise<HotPath> {
   build();
+  const pinning = pinToCores();
   const notes: string[] = [];
   const database = await postgresDatabase();
   if ('skipped' in database) notes.push(database.skipped);
@@ -257,8 +260,9 @@ export async function measureHotPath(): Promise<HotPath> {
         rpsVsNodeRounds,
       });
     });
-    return { cases, rss, notes };
+    return { cases, rss, notes, pinning };
   } finally {
+    releaseCores();
     await Promise.all(processes.map((p) => p.stop()));
     if ('url' in database) await database.drop().catch((error: Error) => console.log(`could not drop the bench database: ${error.message}`));
   }
@@ -267,11 +271,12 @@ export async function measureHotPath(): Promise<HotPath> {
 const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 
 /** Prints the table, the memory and the targets; whether each target was met. */
-export function printHotPath({ cases, rss, notes }: HotPath): boolean[] {
+export function printHotPath({ cases, rss, notes, pinning }: HotPath): boolean[] {
   console.log(
     `\nHot path: the server as \`npm start\` runs it (node ${startArgs.join(' ')}, NODE_ENV=production, default settings but rate limits off, access log on to /dev/null),` +
       `\nbeside a Fastify hello-world, a bare node:http hello-world and Fastify replaying the server's answers (node ${nodeFlags.join(' ')}), each in its own process;` +
       `\nautocannon, ${CONNECTIONS} connections, on the same machine; ${ROUNDS} rounds of ${SECONDS} s (every case once per round, in turn), medians;` +
+      (pinning ? `\nservers pinned to CPU ${pinning.server}, the bench (autocannon) to CPU ${pinning.generator};` : '\nnothing pinned (one core, or no taskset);') +
       `\nserver CPU = utime + stime of /proc/<pid>/stat (${clockTicks} ticks/s) over the run / requests answered; loop = its main thread alone\n`,
   );
   for (const note of notes) console.log(note);

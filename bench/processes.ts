@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { ServerCpu } from './harness.js';
 
@@ -43,6 +44,43 @@ export function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
+export interface Pinning {
+  server: string;
+  generator: string;
+}
+
+let pinning: Pinning | null = null;
+
+/**
+ * Pins the bench (the load generator) to all cores but the last and every
+ * server started from now on to the last, so that the two never share a core
+ * and a server's CPU per request is not swayed by the scheduler moving it
+ * about. Needs two cores and taskset; answers null (nothing pinned) otherwise.
+ */
+export function pinToCores(): Pinning | null {
+  const cores = availableParallelism();
+  if (cores < 2) return null;
+  const generator = cores === 2 ? '0' : `0-${cores - 2}`;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', generator, String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return (pinning = { server: String(cores - 1), generator });
+}
+
+/** Undoes pinToCores for the bench (servers started meanwhile stay where they are). */
+export function releaseCores(): void {
+  if (!pinning) return;
+  pinning = null;
+  execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** The command that runs `node <args>` on the servers' core. */
+function nodeCommand(args: string[]): [string, string[]] {
+  return pinning ? ['taskset', ['-c', pinning.server, process.execPath, ...args]] : [process.execPath, args];
+}
+
 /** A port nothing listens on right now, for a child to listen on. */
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -74,7 +112,8 @@ export interface Process {
 export async function startProcess(name: string, args: string[], env: Record<string, string>, readyPath: string): Promise<Process> {
   const port = await freePort();
   const fullEnv = { ...process.env, ...env, PORT: String(port) };
-  const child = spawn(process.execPath, args, { env: fullEnv, stdio: 'ignore' });
+  const [command, commandArgs] = nodeCommand(args);
+  const child = spawn(command, commandArgs, { env: fullEnv, stdio: 'ignore' });
   const origin = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once('exit', () => (exited = true));

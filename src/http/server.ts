@@ -68,7 +68,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   await registerOpenApi(app, publicApiDocument, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
-  const idp = config.idp.enabled ? idpProviders(deps) : null;
+  const idp = config.idp.enabled ? await idpProviders(deps) : null;
   if (idp) {
     await providerRoutes(app, deps, idp);
     await interactionRoutes(app, deps, idp);

@@ -15,6 +15,7 @@ import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { clientSecretMatches } from './client-secrets.js';
 import { originAllowed, redirectUriAllowed } from './uris.js';
 import { errorPage, escapeHtml, page } from './pages.js';
+import { IDP_PATHS } from './paths.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
 // allauth.idp.oidc: its paths, its settings, its client model. Grants,
@@ -22,22 +23,6 @@ import { errorPage, escapeHtml, page } from './pages.js';
 // logging in is ours (interactions.ts): the provider hands over to
 // /identity/o/interaction/<uid>, which finds the user in our own browser
 // session or sends the browser to the SPA's login page.
-
-export const IDP_PATHS = {
-  authorization: '/identity/o/authorize',
-  token: '/identity/o/api/token',
-  userinfo: '/identity/o/api/userinfo',
-  revocation: '/identity/o/api/revoke',
-  introspection: '/identity/o/api/introspect',
-  device_authorization: '/identity/o/api/device/code',
-  code_verification: '/identity/o/device',
-  end_session: '/identity/o/logout',
-  jwks: '/.well-known/jwks.json',
-  interaction: '/identity/o/interaction',
-} as const;
-
-/** Every path the provider itself answers (the interaction pages are ours). */
-export const PROVIDER_PATHS = ['/.well-known/openid-configuration', ...Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction').map(([, path]) => path)];
 
 export interface ProviderDeps {
   config: Config;

@@ -1,5 +1,5 @@
 import type { Deps } from '../context.js';
-import { buildProvider, type ProviderEvent } from '../../idp/provider.js';
+import type { ProviderEvent } from '../../idp/provider.js';
 import { recordEvent } from '../../audit/recorder.js';
 import { endBrowserSession } from './browser-session.js';
 
@@ -7,19 +7,27 @@ import { endBrowserSession } from './browser-session.js';
 // cases it calls back: recording its events, and ending the browser's
 // session here when the user logs out of it from a client.
 
-export function idpProvider(deps: Deps, issuer: string): any {
-  return buildProvider(
-    {
-      config: deps.config,
-      db: deps.db,
-      atRest: deps.atRest,
-      now: () => deps.clock.now(),
-      logError: (error, message) => deps.log.error({ err: error }, message),
-      endBrowserSession: (key, ip, userAgent) => endBrowserSession(deps, key, ip, userAgent),
-      audit: (event) => recordProviderEvent(deps, event),
-    },
-    issuer,
-  );
+export type IdpProviderFactory = (deps: Deps, issuer: string) => any;
+
+/**
+ * Loads the provider (oidc-provider, about 25 MiB of a process's memory, so
+ * only when IDP_OIDC_ENABLED is on) and answers how to build one per issuer.
+ */
+export async function loadIdpProvider(): Promise<IdpProviderFactory> {
+  const { buildProvider } = await import('../../idp/provider.js');
+  return (deps, issuer) =>
+    buildProvider(
+      {
+        config: deps.config,
+        db: deps.db,
+        atRest: deps.atRest,
+        now: () => deps.clock.now(),
+        logError: (error, message) => deps.log.error({ err: error }, message),
+        endBrowserSession: (key, ip, userAgent) => endBrowserSession(deps, key, ip, userAgent),
+        audit: (event) => recordProviderEvent(deps, event),
+      },
+      issuer,
+    );
 }
 
 /** A token issued or revoked, a refresh token replayed: recorded on its own; a failure is logged, the provider's answer stands. */

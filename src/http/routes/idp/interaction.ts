@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import type { Deps } from '../../../flows/context.js';
 import { interactionLogin } from '../../../flows/idp/browser-session.js';
 import { answerConsentPage } from '../../../flows/idp/consent.js';
-import { IDP_PATHS } from '../../../idp/provider.js';
+import { IDP_PATHS } from '../../../idp/paths.js';
 import { consentPageUrl, loginPageUrl } from '../../../idp/interactions.js';
 import { consentPage, errorPage } from '../../../idp/pages.js';
 import { scopesAsked } from '../../../idp/consent.js';

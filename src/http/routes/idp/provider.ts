@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../flows/context.js';
-import { idpProvider } from '../../../flows/idp/provider.js';
+import { loadIdpProvider } from '../../../flows/idp/provider.js';
 import { defaultScopesOf } from '../../../flows/idp/default-scopes.js';
-import { IDP_PATHS, PROVIDER_PATHS } from '../../../idp/provider.js';
+import { IDP_PATHS, PROVIDER_PATHS } from '../../../idp/paths.js';
 import { requestAuth } from '../../../idp/client-metadata.js';
 import { DEVICE_USER_CODE } from '../../../idp/rate-limit.js';
 import { DIGEST_REF } from '../../../idp/adapter.js';
@@ -23,7 +23,8 @@ import { PAGE_HEADERS, sendPage } from './pages.js';
 export type IdpProviders = (request: Pick<FastifyRequest, 'protocol' | 'host'>) => { provider: any; issuer: string };
 
 /** One provider per issuer: unset, the issuer is the origin of the request, as in the reference. */
-export function idpProviders(deps: Deps): IdpProviders {
+export async function idpProviders(deps: Deps): Promise<IdpProviders> {
+  const idpProvider = await loadIdpProvider();
   const byIssuer = new Map<string, any>();
   return (request) => {
     const issuer = deps.config.idp.issuer ?? `${request.protocol}://${request.host}`;
