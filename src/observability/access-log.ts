@@ -33,6 +33,11 @@ export class AccessLog {
   readonly #enabled: boolean;
   readonly #time = isoTimeOncePerMs();
   readonly #base: string;
+  /** The line's fixed stretches, made once: up to the request id (per millisecond), method and route up to the status, and the end. */
+  #head = '';
+  #headTime = '';
+  readonly #middles = new Map<string, Map<string, string>>();
+  readonly #ends = new Map<string | null, string>();
 
   constructor(log: Logger) {
     const stream = (log as unknown as Record<symbol, Stream>)[symbols.streamSym]!;
@@ -43,10 +48,25 @@ export class AccessLog {
 
   write(line: AccessLine): void {
     if (!this.#enabled) return;
-    const client = line.client === null ? 'null' : `"${line.client}"`;
-    this.#write(
-      `{"level":"info"${this.#time()}${this.#base},"request_id":"${line.requestId}","method":"${line.method}","route":"${line.route}",` +
-        `"status":${line.status},"duration_ms":${Math.round(line.durationMs * 100) / 100},"client":${client},"msg":"request"}\n`,
-    );
+    const time = this.#time();
+    if (time !== this.#headTime) {
+      this.#headTime = time;
+      this.#head = `{"level":"info"${time}${this.#base},"request_id":"`;
+    }
+    this.#write(`${this.#head}${line.requestId}${this.#middle(line.method, line.route)}${line.status},"duration_ms":${Math.round(line.durationMs * 100) / 100}${this.#end(line.client)}`);
+  }
+
+  #middle(method: string, route: string): string {
+    let byMethod = this.#middles.get(route);
+    if (!byMethod) this.#middles.set(route, (byMethod = new Map()));
+    let middle = byMethod.get(method);
+    if (middle === undefined) byMethod.set(method, (middle = `","method":"${method}","route":"${route}","status":`));
+    return middle;
+  }
+
+  #end(client: string | null): string {
+    let end = this.#ends.get(client);
+    if (end === undefined) this.#ends.set(client, (end = `,"client":${client === null ? 'null' : `"${client}"`},"msg":"request"}\n`));
+    return end;
   }
 }
