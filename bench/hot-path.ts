@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { PASSWORD, ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, signUp, warmUp, type Figures } from './harness.js';
-import { clockTicks, nodeFlags, pinToCores, releaseCores, startArgs, startProcess, type Pinning, type Process } from './processes.js';
+import { childLoadGenerator, clockTicks, loadFromChild, nodeFlags, pinToCores, releaseCores, startArgs, startProcess, type Pinning, type Process } from './processes.js';
 
 // The hot path against its baselines, all measured in the same run: the
 // server as `npm start` runs it (compiled, NODE_ENV=production, default
@@ -15,7 +15,11 @@ import { clockTicks, nodeFlags, pinToCores, releaseCores, startArgs, startProces
 // GET /config and whoami (what those bytes and headers cost any Fastify
 // route), each in a process of its own with the same node and flags. Every case is a short autocannon run; each round runs every
 // case once, starting one further along each time, and the medians of the
-// rounds are reported. Server CPU per request is read from /proc.
+// rounds are reported. Server CPU per request is read from /proc. The CPU
+// ratios come from a second run of each case per round at the same time as
+// the Fastify hello-world, both servers on one core: this VM's speed drifts
+// by a fifth from one second to the next, which two runs taken apart in
+// time do not share, and two runs taken together do.
 // Targets: whoami by session token (SQLite) at most 1.5x the Fastify
 // hello-world's CPU per request, a stateless JWT whoami and GET /config at
 // most 1.3x; whoami by session token at least 0.6x the bare node:http
@@ -31,10 +35,10 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 export interface HotCase {
   name: string;
   figures: Figures;
-  /** Median over rounds of this case's CPU per request / the Fastify hello-world's in the same round. */
+  /** Median over rounds of this case's CPU per request / the Fastify hello-world's, the two loaded at the same time. */
   cpuVsFastify: number;
   cpuVsFastifyRounds: number[];
-  /** Median over rounds of this case's CPU per request / Fastify's replaying the same answer, where there is one. */
+  /** Median over rounds of that ratio / the same of Fastify replaying the case's answer, where there is one. */
   cpuVsReplay?: number;
   /** Median over rounds of this case's req/s / bare node:http's in the same round. */
   rpsVsNode: number;
@@ -168,6 +172,15 @@ function accessTokens(server: Process, first: string): () => Promise<string> {
   };
 }
 
+/** The CPU per request of `spec` over that of `reference`, the two loaded at the same time, each by a process of its own. */
+async function pairedRatio(spec: Spec, reference: Spec): Promise<number> {
+  const targets = await Promise.all([reference.request(), spec.request()]);
+  const before = [reference.server.cpu().all, spec.server.cpu().all];
+  const answered = await Promise.all(targets.map((t) => loadFromChild({ url: String(t.url), headers: t.headers as Record<string, string> | undefined }, CONNECTIONS, SECONDS)));
+  const [a, b] = [reference.server.cpu().all - before[0]!, spec.server.cpu().all - before[1]!];
+  return b / answered[1]! / (a / answered[0]!);
+}
+
 export async function measureHotPath(): Promise<HotPath> {
   build();
   const pinning = pinToCores();
@@ -225,23 +238,31 @@ export async function measureHotPath(): Promise<HotPath> {
     );
 
     for (const spec of specs) await warmUp({ ...(await spec.request()), connections: CONNECTIONS }, WARM_UP_SECONDS);
+    const fastifySpec = specs[1]!;
+    const run = async (spec: Spec) => measure({ ...(await spec.request()), connections: CONNECTIONS }, spec.server.cpu, spec.expected);
     const runs: Figures[][] = specs.map(() => []);
+    // Per round and case, its CPU per request over the Fastify hello-world's, both loaded at once.
+    const paired: number[][] = specs.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const results = await inTurn(
         round,
-        specs.map((spec) => async () => measure({ ...(await spec.request()), connections: CONNECTIONS }, spec.server.cpu, spec.expected)),
+        specs.map((spec) => () => run(spec)),
       );
       results.forEach((f, i) => runs[i]!.push(f));
+      const ratios = await inTurn(
+        round,
+        specs.map((spec) => () => (spec === fastifySpec ? Promise.resolve(1) : pairedRatio(spec, fastifySpec))),
+      );
+      ratios.forEach((ratio, i) => paired[i]!.push(ratio));
     }
     const rss = processes.map((p): [string, number] => [p.name, p.rss()]);
 
     const nodeRuns = runs[0]!;
-    const fastifyRuns = runs[1]!;
     const cases = new Map<string, HotCase>();
     specs.forEach((spec, i) => {
       const fs = runs[i]!;
-      const cpuVsFastifyRounds = fs.map((f, r) => f.cpu / fastifyRuns[r]!.cpu);
-      const replayRuns = spec.replayedBy ? runs[specs.findIndex((s) => s.key === spec.replayedBy)]! : undefined;
+      const cpuVsFastifyRounds = paired[i]!;
+      const replayRounds = spec.replayedBy ? paired[specs.findIndex((s) => s.key === spec.replayedBy)]! : undefined;
       const rpsVsNodeRounds = fs.map((f, r) => f.rps / nodeRuns[r]!.rps);
       cases.set(spec.key, {
         name: spec.name,
@@ -255,7 +276,7 @@ export async function measureHotPath(): Promise<HotPath> {
         },
         cpuVsFastify: median(cpuVsFastifyRounds),
         cpuVsFastifyRounds,
-        ...(replayRuns ? { cpuVsReplay: median(fs.map((f, r) => f.cpu / replayRuns[r]!.cpu)) } : {}),
+        ...(replayRounds ? { cpuVsReplay: median(cpuVsFastifyRounds.map((ratio, r) => ratio / replayRounds[r]!)) } : {}),
         rpsVsNode: median(rpsVsNodeRounds),
         rpsVsNodeRounds,
       });
@@ -268,7 +289,12 @@ export async function measureHotPath(): Promise<HotPath> {
   }
 }
 
-const spread = (xs: number[]) => `rounds ${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+/** The rounds' range and middle half. */
+function spread(xs: number[]): string {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))]!.toFixed(2);
+  return `rounds ${at(0)}-${at(1)}, middle half ${at(0.25)}-${at(0.75)}`;
+}
 
 /** Prints the table, the memory and the targets; whether each target was met. */
 export function printHotPath({ cases, rss, notes, pinning }: HotPath): boolean[] {
@@ -277,7 +303,10 @@ export function printHotPath({ cases, rss, notes, pinning }: HotPath): boolean[]
       `\nbeside a Fastify hello-world, a bare node:http hello-world and Fastify replaying the server's answers (node ${nodeFlags.join(' ')}), each in its own process;` +
       `\nautocannon, ${CONNECTIONS} connections, on the same machine; ${ROUNDS} rounds of ${SECONDS} s (every case once per round, in turn), medians;` +
       (pinning ? `\nservers pinned to CPU ${pinning.server}, the bench (autocannon) to CPU ${pinning.generator};` : '\nnothing pinned (one core, or no taskset);') +
-      `\nserver CPU = utime + stime of /proc/<pid>/stat (${clockTicks} ticks/s) over the run / requests answered; loop = its main thread alone\n`,
+      `\nserver CPU = utime + stime of /proc/<pid>/stat (${clockTicks} ticks/s) over the run / requests answered; loop = its main thread alone;` +
+      `\nreq/s, p99 and cpu us/req from each case loaded alone; cpu x fastify from each case loaded at the same time as the Fastify hello-world` +
+      `\n(both servers on one core, so that the machine's drift slows both alike, each loaded by ${childLoadGenerator}, ${CONNECTIONS} connections),` +
+      `\ncpu x replay from those of the case and of its replay\n`,
   );
   for (const note of notes) console.log(note);
   console.log(
@@ -319,7 +348,7 @@ export function printHotPath({ cases, rss, notes, pinning }: HotPath): boolean[]
   // What Fastify allows: the same answers from a plain Fastify route, with and without its own request log.
   const config = cases.get('config')!;
   const logged = cases.get('replayLogged')!;
-  console.log(`GET /config cpu x Fastify's route with the same answer: ${config.cpuVsReplay!.toFixed(3)}; x the same with Fastify's request log on: ${(config.figures.cpu / logged.figures.cpu).toFixed(3)}`);
+  console.log(`GET /config cpu x Fastify's route with the same answer: ${config.cpuVsReplay!.toFixed(3)}; x the same with Fastify's request log on: ${(config.cpuVsFastify / logged.cpuVsFastify).toFixed(3)}`);
   return targets.map(([name, c, kind, goal]) => {
     const value = kind === 'cpu' ? c!.cpuVsFastify : c!.rpsVsNode;
     const met = kind === 'cpu' ? value <= goal : value >= goal;

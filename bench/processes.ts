@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { ServerCpu } from './harness.js';
 
@@ -79,6 +80,44 @@ export function releaseCores(): void {
 /** The command that runs `node <args>` on the servers' core. */
 function nodeCommand(args: string[]): [string, string[]] {
   return pinning ? ['taskset', ['-c', pinning.server, process.execPath, ...args]] : [process.execPath, args];
+}
+
+/** wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request. */
+const wrk: string | null = (() => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v wrk']).toString().trim() || null;
+  } catch {
+    return null;
+  }
+})();
+
+const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** What loads the servers in paired runs (loadFromChild). */
+export const childLoadGenerator = wrk ? 'wrk' : 'autocannon (a process of its own)';
+
+/**
+ * A load from a process of its own, on the bench's cores when pinned: wrk
+ * where installed, autocannon's command otherwise. Two such loads run side by
+ * side without sharing an event loop. Answers the requests answered.
+ */
+export function loadFromChild(target: { url: string; headers?: Record<string, string> }, connections: number, seconds: number): Promise<number> {
+  const headers = Object.entries(target.headers ?? {});
+  const [command, args] = wrk
+    ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
+    : [process.execPath, [autocannonCli, '-j', '-c', String(connections), '-d', String(seconds), ...headers.flatMap(([k, v]) => ['-H', `${k}=${v}`]), target.url]];
+  const [pinned, pinnedArgs] = pinning ? ['taskset', ['-c', pinning.generator, command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(pinned, pinnedArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', () => {
+      const answered = wrk ? Number(/(\d+) requests in/.exec(output)?.[1]) : (JSON.parse(output || '{}') as { requests?: { total?: number } }).requests?.total;
+      if (!answered) return reject(new Error(`${command} gave no request count: ${output.slice(0, 500)}`));
+      resolve(answered);
+    });
+  });
 }
 
 /** A port nothing listens on right now, for a child to listen on. */
