@@ -81,15 +81,19 @@ const anonymousAnswers = new WeakMap<Deps, Map<string, string>>();
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The answer for `state` as the route's serializer for `status` writes it. */
+function serializedAuth(deps: Deps, request: FastifyRequest, reply: FastifyReply, state: AuthState, status: number): string {
+  return reply.code(status).serialize(authBody(deps, request, state)) as string;
+}
+
 function keptAnswer(deps: Deps, request: FastifyRequest, reply: FastifyReply, state: AuthState): FastifyReply | null {
   const { auth } = request;
   const { session, user } = state;
   if (request.method !== 'GET' || session !== auth.session || user !== auth.user) return null;
   if (state.newSessionKey || state.sessionEnded || state.tokens || state.trustBrowser) return null;
-  const serialized = (status: number) => reply.code(status).serialize(authBody(deps, request, state)) as string;
   if (session && user && session.userId === user.id) {
     let kept = signedInAnswers.get(session);
-    if (kept?.user !== user || kept.client !== auth.client) signedInAnswers.set(session, (kept = { user, client: auth.client, json: serialized(200) }));
+    if (kept?.user !== user || kept.client !== auth.client) signedInAnswers.set(session, (kept = { user, client: auth.client, json: serializedAuth(deps, request, reply, state, 200) }));
     return reply.code(200).type(JSON_TYPE).send(kept.json);
   }
   // With a session, an anonymous answer lists its pending flow, whose expiry depends on the time.
@@ -99,7 +103,7 @@ function keptAnswer(deps: Deps, request: FastifyRequest, reply: FastifyReply, st
   let answers = anonymousAnswers.get(deps);
   if (!answers) anonymousAnswers.set(deps, (answers = new Map()));
   let json = answers.get(key);
-  if (json === undefined) answers.set(key, (json = serialized(gone ? 410 : 401)));
+  if (json === undefined) answers.set(key, (json = serializedAuth(deps, request, reply, state, gone ? 410 : 401)));
   return reply.code(gone ? 410 : 401).type(JSON_TYPE).send(json);
 }
 
