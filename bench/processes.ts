@@ -14,7 +14,7 @@ import type { ServerCpu } from './harness.js';
 
 /** `npm start`'s node arguments, read from package.json: the flags, then dist/main.js. */
 export const startArgs: string[] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.trim().split(/\s+/).slice(1);
-/** The node flags alone (--max-semi-space-size=4), which the baselines get too. */
+/** The node flags alone (npm start's V8 heap settings), which the baselines get too. */
 export const nodeFlags: string[] = startArgs.filter((arg) => arg.startsWith('-'));
 
 /** Clock ticks per second of /proc/<pid>/stat's times (getconf CLK_TCK; 100 if that fails). */

@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-// A server as deployed: `node src/main.ts` in its own process, configured by
-// environment only. Used where one process is not enough to prove a point.
+// A server as deployed: `node src/main.ts` in its own process, with npm
+// start's node flags (so each Node the suite runs on is shown to accept
+// them), configured by environment only. Used where one process is not
+// enough to prove a point.
+
+const startFlags = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 
 export interface ServerProcess {
   baseUrl: string;
@@ -26,7 +33,7 @@ export async function freePort(): Promise<number> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...startFlags, '--import', 'tsx', 'src/main.ts'], {
     // No load balancer to wait for: stop() exits at once unless a test asks for the delay.
     env: { ...process.env, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_DELAY_MS: '0', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
