@@ -77,9 +77,14 @@ export function releaseCores(): void {
   execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
 }
 
+/** `command <args>` on the cores pinToCores gave to `role` (as it is when nothing is pinned). */
+function onCores(role: keyof Pinning, command: string, args: string[]): [string, string[]] {
+  return pinning ? ['taskset', ['-c', pinning[role], command, ...args]] : [command, args];
+}
+
 /** The command that runs `node <args>` on the servers' core. */
 function nodeCommand(args: string[]): [string, string[]] {
-  return pinning ? ['taskset', ['-c', pinning.server, process.execPath, ...args]] : [process.execPath, args];
+  return onCores('server', process.execPath, args);
 }
 
 /** wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request. */
@@ -106,9 +111,8 @@ export function loadFromChild(target: { url: string; headers?: Record<string, st
   const [command, args] = wrk
     ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
     : [process.execPath, [autocannonCli, '-j', '-c', String(connections), '-d', String(seconds), ...headers.flatMap(([k, v]) => ['-H', `${k}=${v}`]), target.url]];
-  const [pinned, pinnedArgs] = pinning ? ['taskset', ['-c', pinning.generator, command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
-    const child = spawn(pinned, pinnedArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(...onCores('generator', command, args), { stdio: ['ignore', 'pipe', 'ignore'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);

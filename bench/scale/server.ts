@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { freePort } from '../processes.js';
+import { existsSync } from 'node:fs';
+import { freePort, startArgs } from '../processes.js';
 
 // The server as deployed: the production entry point (compiled JavaScript
 // when built, else the TypeScript through tsx), configured by environment.
@@ -15,7 +15,7 @@ export interface ScaleServer {
 /** How the server is started: as `npm start` does once built (npm run build), else through tsx. */
 export const serverCommand: string[] =
   existsSync('dist/main.js') && process.env.BENCH_SERVER !== 'tsx'
-    ? (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1)
+    ? startArgs
     : ['--import', 'tsx', 'src/main.ts'];
 
 export async function startScaleServer(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<ScaleServer> {
