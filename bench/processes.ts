@@ -101,12 +101,18 @@ const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocan
 /** What loads the servers in paired runs (loadFromChild). */
 export const childLoadGenerator = wrk ? 'wrk' : 'autocannon (a process of its own)';
 
+/** What a child's load got back: requests answered, and how many of them with a status outside 2xx and 3xx. */
+export interface ChildLoad {
+  answered: number;
+  non2xx: number;
+}
+
 /**
  * A load from a process of its own, on the bench's cores when pinned: wrk
  * where installed, autocannon's command otherwise. Two such loads run side by
- * side without sharing an event loop. Answers the requests answered.
+ * side without sharing an event loop.
  */
-export function loadFromChild(target: { url: string; headers?: Record<string, string> }, connections: number, seconds: number): Promise<number> {
+export function loadFromChild(target: { url: string; headers?: Record<string, string> }, connections: number, seconds: number): Promise<ChildLoad> {
   const headers = Object.entries(target.headers ?? {});
   const [command, args] = wrk
     ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
@@ -117,9 +123,16 @@ export function loadFromChild(target: { url: string; headers?: Record<string, st
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('exit', () => {
-      const answered = wrk ? Number(/(\d+) requests in/.exec(output)?.[1]) : (JSON.parse(output || '{}') as { requests?: { total?: number } }).requests?.total;
-      if (!answered) return reject(new Error(`${command} gave no request count: ${output.slice(0, 500)}`));
-      resolve(answered);
+      let load: ChildLoad;
+      if (wrk) {
+        // wrk names the non-2xx/3xx answers only when there were some.
+        load = { answered: Number(/(\d+) requests in/.exec(output)?.[1]), non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0) };
+      } else {
+        const json = JSON.parse(output || '{}') as { requests?: { total?: number }; non2xx?: number };
+        load = { answered: Number(json.requests?.total), non2xx: json.non2xx ?? 0 };
+      }
+      if (!load.answered) return reject(new Error(`${command} gave no request count: ${output.slice(0, 500)}`));
+      resolve(load);
     });
   });
 }
