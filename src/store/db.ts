@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import {
   Kysely,
   Migrator,
@@ -21,6 +20,7 @@ import {
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { resilientPool } from './pg-pool.js';
+import { loadPg } from './pg-module.js';
 import type { DependencyUnavailable } from '../kernel/unavailable.js';
 
 export type Db = Kysely<Database>;
@@ -128,7 +128,7 @@ function connect(url: string, opts: DatabaseOptions): Db {
   // node-pg returns BIGINT (int8) as a string to avoid precision loss; our
   // bigint columns hold millisecond times, well inside the safe range.
   const types = {
-    getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)),
+    getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : loadPg().types.getTypeParser(oid, format)),
   };
   const pool = resilientPool({
     connectionString: url,

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-module.js';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { DependencyUnavailable, failureOf } from '../kernel/unavailable.js';
 
@@ -39,7 +40,7 @@ const UNAVAILABLE_STATE = /^(08|53|58|57014|57P0|25006)/;
 const CONNECTION_LOST_STATE = /^(08|57P0)/;
 
 function isServerError(error: unknown): error is pg.DatabaseError {
-  return error instanceof pg.DatabaseError;
+  return error instanceof loadPg().DatabaseError;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -101,7 +102,7 @@ class GuardedClient implements PostgresPoolClient {
 }
 
 export function resilientPool(options: ResilientPoolOptions): PostgresPool {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: options.connectionString,
     max: options.max,
     types: options.types,
