@@ -20,7 +20,7 @@ import {
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { resilientPool } from './pg-pool.js';
-import { loadPg } from './pg-module.js';
+import { int8AsNumber } from './pg-module.js';
 import type { DependencyUnavailable } from '../kernel/unavailable.js';
 
 export type Db = Kysely<Database>;
@@ -125,15 +125,10 @@ function connect(url: string, opts: DatabaseOptions): Db {
     if (path !== ':memory:') sqliteFiles.set(db, file);
     return db;
   }
-  // node-pg returns BIGINT (int8) as a string to avoid precision loss; our
-  // bigint columns hold millisecond times, well inside the safe range.
-  const types = {
-    getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : loadPg().types.getTypeParser(oid, format)),
-  };
   const pool = resilientPool({
     connectionString: url,
     max: opts.poolSize ?? 10,
-    types,
+    types: int8AsNumber(),
     ...(opts.timeouts ?? DEFAULT_TIMEOUTS),
     onError: opts.onConnectionLost ?? (() => {}),
   });

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { loadPg } from '../pg-module.js';
+import { int8AsNumber, loadPg } from '../pg-module.js';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 // A django-allauth database, opened to be read (never written) by the import.
@@ -66,9 +66,7 @@ export async function openAllauthSource(url: string, userTable: string): Promise
     conn = new Kysely({ dialect: new SqliteDialect({ database: file }) });
   } else {
     // Times stay Date objects; int8 ids and counts fit a number.
-    const pg = loadPg();
-    const types = { getTypeParser: (oid: number, format?: any) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) };
-    conn = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, types }) }) });
+    conn = new Kysely({ dialect: new PostgresDialect({ pool: new (loadPg().Pool)({ connectionString: url, max: 1, types: int8AsNumber() }) }) });
   }
   try {
     const tables = new Map<string, Set<string>>();
