@@ -65,3 +65,9 @@ export function consentPage(input: { siteName: string; clientName: string; scope
 export function errorPage(title: string, message: string): string {
   return page(title, `<p class="error">${escapeHtml(message)}</p>`);
 }
+
+/** Sends a page as the provider's answer (a Koa context). */
+export function htmlBody(ctx: any, html: string): void {
+  ctx.type = 'html';
+  ctx.body = html;
+}

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/config.js';
-import { userCodeMask } from '../../src/idp/provider.js';
+import { userCodeMask } from '../../src/idp/device-flow.js';
 import { SECRET, rejects } from '../config/support.js';
 import { PRIVATE_KEY } from './support.js';
 

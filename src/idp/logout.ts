@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../config/config.js';
+import { escapeHtml, htmlBody, page } from './pages.js';
+
+// RP-initiated logout: the page that asks whether to sign out here too, and
+// the end of our own session when the user says yes.
+
+export function logoutFeature(config: Config): object {
+  const settings = config.idp;
+  return {
+    enabled: true,
+    logoutSource: async (ctx: any, form: string) => {
+      // As the reference: ask whether to log out here too, unless told not to
+      // (IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT=false) and the
+      // id_token_hint names the logged-in user; then log out at once.
+      const hintSub = ctx.oidc.entities.IdTokenHint?.payload?.sub;
+      const ask = settings.rpInitiatedLogoutAsksForOpLogout || !hintSub || hintSub !== ctx.oidc.session.accountId;
+      if (!ask) {
+        autoSubmit(ctx, ctx.oidc.urlFor('end_session_confirm'), { xsrf: ctx.oidc.session.state.secret, logout: 'yes' });
+        return;
+      }
+      htmlBody(
+        ctx,
+        page(`Sign out of ${config.siteName}?`, `<p>You are signing out of an application. Sign out of ${escapeHtml(config.siteName)} as well?</p>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`),
+      );
+    },
+    postLogoutSuccessSource: async (ctx: any) => {
+      htmlBody(ctx, page('Signed out', '<p>You have been signed out.</p>'));
+    },
+  };
+}
+
+/** Ends the browser's session here (its cookie's key) when the user confirmed signing out of the provider too. */
+export type EndBrowserSession = (sessionKey: string, ip: string, userAgent: string) => Promise<void>;
+
+/** A middleware (after the provider's answer): the user's "yes" at the logout page ends our session too. */
+export function logoutHandover(config: Config, endBrowserSession: EndBrowserSession) {
+  return async (ctx: any, next: () => Promise<void>) => {
+    await next();
+    if (ctx.oidc?.route !== 'end_session_confirm' || !ctx.oidc.params?.logout) return;
+    const key = ctx.cookies.get(config.session.cookieName);
+    if (key) await endBrowserSession(key, ctx.ip ?? '', String(ctx.get('user-agent') ?? '').slice(0, 512));
+  };
+}
+
+/**
+ * A form that submits itself: the one script a page of the provider runs,
+ * allowed by its hash alone (oidc-provider's form_post does the same).
+ */
+function autoSubmit(ctx: any, action: string, fields: Record<string, string>): void {
+  const script = "document.addEventListener('DOMContentLoaded',function(){document.forms[0].submit()})";
+  const csp = String(ctx.response.get('content-security-policy') ?? '').replace("script-src 'none'", `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+  ctx.set('content-security-policy', csp);
+  const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
+  htmlBody(ctx, page('Signing out', `<form method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form><script>${script}</script>`));
+}
