@@ -7,6 +7,7 @@ import { inTransaction } from '../store/all-or-nothing.js';
 import { insertAuditEvent } from '../store/audit-events.js';
 import { insertDeliveries } from '../store/webhook-deliveries.js';
 import { enqueueBackchannelLogouts } from '../messaging/backchannel-logout.js';
+import { secretRing } from '../security/signing.js';
 
 // Recording security events. Each is written on the connection of the change
 // it reports, so it commits and rolls back with it; with webhooks on, its
@@ -30,6 +31,8 @@ export interface EventFields {
   userId: number | null;
   outcome?: 'success' | 'failure';
   detail?: AuditDetail;
+  /** With an event that ends sessions: which ones, when not every session of the user (back-channel logout names them). */
+  endedSessions?: readonly number[];
 }
 
 /** Events that end a user's sessions here: the OpenID provider's clients hear of them by back-channel logout. */
@@ -40,7 +43,7 @@ export async function recordEvent(deps: { config: Config }, conn: Conn, source: 
     // In the change's transaction, as the event: a rolled-back logout tells no client.
     const userId = fields.userId;
     return inTransaction(conn, async (tx) => {
-      await enqueueBackchannelLogouts(deps.config.idp, tx, userId, source.now);
+      await enqueueBackchannelLogouts(deps.config.idp, tx, userId, source.now, { ids: fields.endedSessions, secret: secretRing(deps.config)[0]! });
       await recordAuditEvent(deps, tx, source, type, fields);
     });
   }

@@ -80,7 +80,7 @@ export async function endSession(deps: Deps, ctx: RequestContext): Promise<AuthS
     await inTransaction(deps.db, async (tx) => {
       await deleteSession(tx, session.id);
       // Only a logged-in session's end is a logout; an abandoned pending flow is not an event.
-      if (session.userId !== null) await recordEvent(deps, tx, ctx, 'logout', { userId: session.userId });
+      if (session.userId !== null) await recordEvent(deps, tx, ctx, 'logout', { userId: session.userId, endedSessions: [session.id] });
     });
   }
   return { session: null, user: null, sessionEnded: true };

@@ -10,7 +10,7 @@ import type { LiveSession } from '../tokens/strategy.js';
 export interface LoginPromptDetails {
   /** The provider's reasons: no_session, login_prompt, max_age, headless_max_age, headless_session, ... */
   reasons: string[];
-  /** Seconds: when the authorization request started. */
+  /** Seconds, with the milliseconds: when the authorization request started. */
   requestedAt: number;
   maxAge?: number;
 }
@@ -28,8 +28,7 @@ export function authTime(found: LiveSession): number {
 export function decideLogin(found: LiveSession | null, details: LoginPromptDetails, nowMs: number): LoginDecision {
   if (!found?.user || !found.user.isActive || found.session.flow !== null) return { kind: 'login_page' };
   const at = authTime(found);
-  // The request's time is whole seconds: a login counts as after it from the next second on.
-  if (details.reasons.includes('login_prompt') && at < details.requestedAt + 1) return { kind: 'login_page' };
+  if (details.reasons.includes('login_prompt') && at <= details.requestedAt) return { kind: 'login_page' };
   if (details.maxAge !== undefined && nowMs / 1000 - at > details.maxAge) return { kind: 'login_page' };
   const amr = amrOf(found.session.methods as never);
   return { kind: 'login', result: { accountId: String(found.user.id), ts: Math.floor(at), ...(amr.length ? { amr } : {}), remember: true } };

@@ -4,6 +4,17 @@ import { escapeHtml, htmlBody, page } from './pages.js';
 
 // RP-initiated logout: the page that asks whether to sign out here too, and
 // the end of our own session when the user says yes.
+//
+// oidc-provider posts `logout=yes` to its confirmation endpoint in more
+// cases than ours: its own form that ends the previous account's provider
+// session when another user logs in, and its self-submitting form when its
+// session has no account. Neither is a user choosing to sign out here. So
+// our page marks the provider session's logout state when it is rendered,
+// and our session ends only when the provider accepted a confirmation (its
+// xsrf check passed, end_session.success) of a logout carrying that mark.
+
+/** Set on the provider session's logout state by our page: the state a confirmation must carry. */
+const ASKED_HERE = 'x_headless_asked';
 
 export function logoutFeature(config: Config): object {
   const settings = config.idp;
@@ -15,6 +26,7 @@ export function logoutFeature(config: Config): object {
       // id_token_hint names the logged-in user; then log out at once.
       const hintSub = ctx.oidc.entities.IdTokenHint?.payload?.sub;
       const ask = settings.rpInitiatedLogoutAsksForOpLogout || !hintSub || hintSub !== ctx.oidc.session.accountId;
+      ctx.oidc.session.state[ASKED_HERE] = true;
       if (!ask) {
         autoSubmit(ctx, ctx.oidc.urlFor('end_session_confirm'), { xsrf: ctx.oidc.session.state.secret, logout: 'yes' });
         return;
@@ -33,14 +45,17 @@ export function logoutFeature(config: Config): object {
 /** Ends the browser's session here (its cookie's key) when the user confirmed signing out of the provider too. */
 export type EndBrowserSession = (sessionKey: string, ip: string, userAgent: string) => Promise<void>;
 
-/** A middleware (after the provider's answer): the user's "yes" at the logout page ends our session too. */
-export function logoutHandover(config: Config, endBrowserSession: EndBrowserSession) {
-  return async (ctx: any, next: () => Promise<void>) => {
+/** The user's "yes" at our logout page, once the provider accepted it, ends our session too. */
+export function logoutHandover(provider: any, config: Config, endBrowserSession: EndBrowserSession): void {
+  provider.on('end_session.success', (ctx: any) => {
+    if (ctx.oidc.params?.logout && ctx.oidc.session?.state?.[ASKED_HERE] === true) ctx.state.opLogoutConfirmed = true;
+  });
+  provider.use(async (ctx: any, next: () => Promise<void>) => {
     await next();
-    if (ctx.oidc?.route !== 'end_session_confirm' || !ctx.oidc.params?.logout) return;
+    if (!ctx.state.opLogoutConfirmed) return;
     const key = ctx.cookies.get(config.session.cookieName);
     if (key) await endBrowserSession(key, ctx.ip ?? '', String(ctx.get('user-agent') ?? '').slice(0, 512));
-  };
+  });
 }
 
 /**

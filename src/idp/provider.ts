@@ -11,12 +11,14 @@ import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
+import { recordInteractionTime } from './interaction-time.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
 import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
+import { sessionIdsFromOurSessions } from './session-ids.js';
 import { supportedScopes } from './supported-scopes.js';
 import { originAllowed } from './uris.js';
 
@@ -72,8 +74,13 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
-    // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
-    ...(settings.userinfoEndpoint ? { discovery: { userinfo_endpoint: settings.userinfoEndpoint } } : {}),
+    discovery: {
+      // Back-channel logout is ours (messaging/backchannel-logout.ts), not the provider's feature; its logout tokens carry sid.
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
+      // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
+      ...(settings.userinfoEndpoint ? { userinfo_endpoint: settings.userinfoEndpoint } : {}),
+    },
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,
@@ -140,9 +147,11 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const scopes = supportedScopes(provider);
   onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
 
+  recordInteractionTime(provider, deps.now);
+  sessionIdsFromOurSessions(provider, deps);
   provider.use(devicePolling(settings, deps.now));
   provider.use(refreshExtendsGrant(settings.refreshTokenExpiresIn));
-  provider.use(logoutHandover(config, deps.endBrowserSession));
+  logoutHandover(provider, config, deps.endBrowserSession);
   recordTokenEvents(provider, deps.audit);
   provider.on('server_error', (_ctx: unknown, error: unknown) => deps.logError(error, 'OpenID provider error'));
 

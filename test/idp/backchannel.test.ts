@@ -5,6 +5,7 @@ import { describeEachDatabase } from '../support/server.js';
 import { startReceiver, until, type Receiver } from '../audit/support.js';
 import { revokeSessions } from '../../src/flows/admin/sessions.js';
 import { cliSource } from '../../src/audit/recorder.js';
+import { readyClient, PASSWORD } from '../support/accounts.js';
 import { IDP_ENV, codeFlow, loggedInBrowser, registerClient, relyingParty } from './support.js';
 
 // OpenID back-channel logout: a client that registered a URI is sent a
@@ -46,6 +47,8 @@ describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHO
       return found.length > 0 && found;
     });
     assert.equal(payload!.aud, client.id);
+    assert.ok(tokens.claims()!.sid, 'the ID token names the session');
+    assert.equal(payload!.sid, tokens.claims()!.sid, 'the logout token names the session that ended');
     assert.deepEqual(payload!.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
     assert.ok(payload!.jti);
     assert.equal(payload!.nonce, undefined, 'a logout token never carries a nonce');
@@ -58,6 +61,35 @@ describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHO
     const sub = tokens.claims()!.sub;
     const result = await revokeSessions(server().app.deps, cliSource(server().clock.now()), Number(sub), 'all');
     assert.ok(result.ok);
-    await until('the logout token', async () => (await tokensFor(sub)).length > 0);
+    const [payload] = await until('the logout token', async () => {
+      const found = await tokensFor(sub);
+      return found.length > 0 && found;
+    });
+    assert.equal(payload!.sid, undefined, 'every session of the user: no sid');
+  });
+
+  it('a logout names only the session that ended, not the user\'s others', async () => {
+    const client = await registerClient(server(), { backchannelLogoutUri: receiver.url });
+    const rp = await relyingParty(server(), client);
+    const { api, email } = await loggedInBrowser(server());
+    const first = (await codeFlow(server(), rp, api)).tokens.claims()!;
+    const other = await readyClient(server(), 'browser');
+    assert.equal((await other.post('/auth/login', { email, password: PASSWORD })).status, 200);
+    const second = (await codeFlow(server(), rp, other)).tokens.claims()!;
+    assert.equal(second.sub, first.sub);
+    assert.notEqual(second.sid, first.sid, 'two sessions here, two sids');
+    assert.equal((await api.delete('/auth/session')).status, 401);
+    const [payload] = await until('the logout token', async () => {
+      const found = await tokensFor(first.sub);
+      return found.length > 0 && found;
+    });
+    assert.equal(payload!.sid, first.sid);
+    assert.equal((await other.get('/auth/session')).status, 200);
+  });
+
+  it('discovery announces back-channel logout with sessions', async () => {
+    const discovery = await (await fetch(`${server().baseUrl}/.well-known/openid-configuration`)).json();
+    assert.equal(discovery.backchannel_logout_supported, true);
+    assert.equal(discovery.backchannel_logout_session_supported, true);
   });
 });

@@ -95,16 +95,23 @@ describeEachDatabase('OpenID provider: login hand-over', IDP_ENV, ({ server }) =
     assert.equal((await authorize(server(), api, none, 'none')).searchParams.get('error'), 'login_required');
   });
 
-  it('prompt=login and max_age send a logged-in browser to log in again', async () => {
+  it('prompt=login and max_age send a logged-in browser to log in again', async (t) => {
     const client = await registerClient(server(), { skipConsent: true });
     const rp = await relyingParty(server(), client);
     const { api } = await loggedInBrowser(server());
+    // Only advance() moves the clock: the reauthentication below falls in the request's second.
+    server().clock.freeze();
+    t.after(() => server().clock.thaw());
     const login = await navigate(server(), api, (await start(rp, { prompt: 'login' })).url);
     assert.equal(login.url.origin + login.url.pathname, 'http://spa.test/account/login');
-    // The SPA reauthenticates the logged-in user, then follows `next`.
-    server().clock.advance(2000);
+    const next = login.url.searchParams.get('next')!;
+    // Following `next` with the login from before the request is not enough.
+    const stale = await navigate(server(), api, next);
+    assert.equal(stale.url.origin + stale.url.pathname, 'http://spa.test/account/login');
+    // The SPA reauthenticates the logged-in user, then follows `next`: a millisecond after the request, in the same second, counts.
+    server().clock.advance(1);
     assert.equal((await api.post('/auth/reauthenticate', { password: PASSWORD })).status, 200);
-    const landed = await navigate(server(), api, login.url.searchParams.get('next')!);
+    const landed = await navigate(server(), api, next);
     assert.ok(landed.url.searchParams.get('code'), landed.url.toString());
 
     server().clock.advance(120_000);

@@ -41,9 +41,9 @@ export async function relyingParty(server: TestServer, client: { id: string; sec
   return oidc.discovery(new URL(server.baseUrl), client.id, undefined, method, { execute: [oidc.allowInsecureRequests] });
 }
 
-/** A browser with our session: signed up and logged in through the browser API. */
-export async function loggedInBrowser(server: TestServer): Promise<{ api: ApiClient; email: string }> {
-  const api = await readyClient(server, 'browser');
+/** A browser with our session: signed up and logged in through the browser API (a new browser, or the one given). */
+export async function loggedInBrowser(server: TestServer, browser?: ApiClient): Promise<{ api: ApiClient; email: string }> {
+  const api = browser ?? (await readyClient(server, 'browser'));
   const { email, password } = await signedUp(api);
   // Signing up proves no method (as in the reference); a login does.
   assert.equal((await api.delete('/auth/session')).status, 401);

@@ -21,7 +21,7 @@ export async function endSessions(deps: Deps, ctx: RequestContext, ids: number[]
   const ending = [...new Set(ids)];
   await deps.db.transaction().execute(async (tx) => {
     await deleteUserSessionsById(tx, user.id, ending);
-    await recordEvent(deps, tx, ctx, 'session.revoked', { userId: user.id, detail: { sessions: ending.length } });
+    await recordEvent(deps, tx, ctx, 'session.revoked', { userId: user.id, detail: { sessions: ending.length }, endedSessions: ending });
   });
   if (ids.includes(session.id)) return { kind: 'auth', session: null, user: null, sessionEnded: true };
   return listSessions(deps, ctx);

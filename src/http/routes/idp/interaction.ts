@@ -5,6 +5,7 @@ import { interactionLogin } from '../../../flows/idp/browser-session.js';
 import { answerConsentPage } from '../../../flows/idp/consent.js';
 import { IDP_PATHS } from '../../../idp/paths.js';
 import { consentPageUrl, loginPageUrl } from '../../../idp/interactions.js';
+import { requestedAt } from '../../../idp/interaction-time.js';
 import { consentPage, errorPage } from '../../../idp/pages.js';
 import { scopesAsked } from '../../../idp/consent.js';
 import { constantTimeEqual, hmac } from '../../../security/secrets.js';
@@ -53,7 +54,7 @@ function interactionEndpoints(providers: IdpProviders): Endpoint[] {
         if (prompt.name === 'login') {
           const decision = await interactionLogin(deps, request.cookies[deps.config.session.cookieName], {
             reasons: prompt.reasons,
-            requestedAt: interaction.iat ?? interaction.lastSubmission?.iat ?? 0,
+            requestedAt: requestedAt(interaction),
             maxAge: params.max_age === undefined ? undefined : Number(params.max_age),
           });
           if (decision.kind === 'login_page') return reply.redirect(loginPageUrl(deps.config, `${issuer}${IDP_PATHS.interaction}/${interaction.uid}`), 303);
