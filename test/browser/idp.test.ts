@@ -1,8 +1,11 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -54,6 +57,33 @@ fetch(base + '/config').then(() => document.body.dataset.ready = 'yes');
 </script>
 </body></html>`;
 
+/**
+ * A relying party not built on panva's libraries: a single-page application
+ * on oidc-client-ts (authts), a public client with PKCE that loads
+ * discovery, redeems its code, reads userinfo and refreshes from the page,
+ * through the provider's CORS for its registered origin.
+ */
+const OIDC_CLIENT_TS = readFileSync(join(dirname(fileURLToPath(import.meta.resolve('oidc-client-ts/package.json'))), 'dist/browser/oidc-client-ts.min.js'));
+const APP_SCRIPT = `<script src="/oidc-client-ts.js"></script>
+<script>
+const query = new URLSearchParams(location.search);
+if (query.get('client_id')) sessionStorage.setItem('settings', JSON.stringify({ authority: query.get('authority'), client_id: query.get('client_id') }));
+const manager = new oidc.UserManager({ ...JSON.parse(sessionStorage.getItem('settings')), redirect_uri: location.origin + '/app-callback', post_logout_redirect_uri: location.origin + '/app', scope: 'openid email', response_type: 'code', loadUserInfo: true });
+const show = (user) => { document.getElementById('out').textContent = JSON.stringify(user && { sub: user.profile.sub, email: user.profile.email, sid: user.profile.sid, access_token: user.access_token, refresh: Boolean(user.refresh_token) }); };
+</script>`;
+const APP_PAGE = `<!doctype html><meta charset="utf-8"><title>App</title>${APP_SCRIPT}
+<button id="login">Sign in</button><button id="renew">Renew</button><button id="logout">Sign out</button><pre id="out"></pre>
+<script>
+document.getElementById('login').onclick = () => manager.signinRedirect();
+document.getElementById('renew').onclick = () => manager.signinSilent().then(show, (e) => { document.getElementById('out').textContent = 'error ' + e.message; });
+document.getElementById('logout').onclick = () => manager.signoutRedirect();
+manager.getUser().then((user) => { show(user); document.body.dataset.ready = 'yes'; });
+</script>`;
+const APP_CALLBACK = `<!doctype html><meta charset="utf-8"><title>Callback</title>${APP_SCRIPT}<pre id="out"></pre>
+<script>
+manager.signinRedirectCallback().then((user) => { show(user); document.body.dataset.done = 'yes'; }, (e) => { document.getElementById('out').textContent = 'error ' + e.message; document.body.dataset.done = 'error'; });
+</script>`;
+
 async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -79,7 +109,12 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
       { IDP_OIDC_ENABLED: 'true', IDP_OIDC_PRIVATE_KEY: PRIVATE_KEY, TRUSTED_PROXY_COUNT: '1', FRONTEND_URL: frontend, IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT: 'false' },
       { port },
     );
-    rpHost = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Application</title><p>signed in</p>'));
+    rpHost = http.createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://rp').pathname;
+      if (path === '/oidc-client-ts.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(OIDC_CLIENT_TS);
+      const html = path === '/app' ? APP_PAGE : path === '/app-callback' ? APP_CALLBACK : '<!doctype html><title>Application</title><p>signed in</p>';
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+    });
     await new Promise<void>((resolve) => rpHost.listen(0, '127.0.0.1', resolve));
     rpBase = `http://127.0.0.1:${(rpHost.address() as AddressInfo).port}`;
     browser = await launchBrowser();
@@ -158,6 +193,49 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
       await page.goto(spa.url);
       const session = await page.evaluate(async () => (await fetch('/_service/browser/v1/auth/session')).status);
       assert.equal(session, 401, 'the session here ended');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a relying party not built on panva\'s libraries (oidc-client-ts in the page): sign-in with PKCE, userinfo, refresh, sign-out', async () => {
+    const api = await readyClient(server, 'browser');
+    const { email, password } = await signedUp(api);
+    const client = await registerClient(server, {
+      type: 'public',
+      redirectUris: [`${rpBase}/app-callback`],
+      postLogoutRedirectUris: [`${rpBase}/app`],
+      corsOrigins: [rpBase],
+      skipConsent: true,
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const shown = async () => JSON.parse((await page.textContent('#out')) || 'null');
+    try {
+      await page.goto(`${rpBase}/app?${new URLSearchParams({ authority: spa.url.replace(/\/$/, ''), client_id: client.id })}`);
+      await page.waitForSelector('body[data-ready="yes"]');
+      await Promise.all([page.waitForURL(/\/account\/login\?next=/), page.click('#login')]);
+      await page.waitForSelector('body[data-ready="yes"]');
+      await page.fill('#email', email);
+      await page.fill('#password', password);
+      await page.click('#login');
+      await page.waitForSelector('body[data-done]');
+      const user = await shown();
+      assert.equal(user?.email, email, 'the e-mail address read from userinfo');
+      assert.ok(user.sid, 'the ID token names the session');
+      assert.equal(user.refresh, true);
+
+      await page.goto(`${rpBase}/app`);
+      await page.waitForSelector('body[data-ready="yes"]');
+      await page.click('#renew');
+      await page.waitForFunction((before) => { const text = document.getElementById('out')!.textContent ?? ''; return text.startsWith('error') || !text.includes(before); }, user.access_token);
+      const renewed = await shown();
+      assert.equal(renewed.sub, user.sub);
+      assert.notEqual(renewed.access_token, user.access_token, 'a new access token from the refresh token');
+
+      await Promise.all([page.waitForURL(`${rpBase}/app`), page.click('#logout')]);
+      await page.goto(spa.url);
+      assert.equal(await page.evaluate(async () => (await fetch('/_service/browser/v1/auth/session')).status), 401, 'signed out here too');
     } finally {
       await context.close();
     }
