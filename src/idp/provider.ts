@@ -66,7 +66,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     claims: {
       // amr comes from the login (interactions.ts), for every ID token.
       openid: ['sub', 'amr'],
-      profile: ['name', 'given_name', 'family_name', 'preferred_username'],
+      // Users have no names yet: profile gives what there is.
+      profile: ['preferred_username'],
       email: ['email', 'email_verified'],
       phone: ['phone_number', 'phone_number_verified'],
     },
