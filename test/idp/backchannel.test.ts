@@ -17,7 +17,8 @@ before(async () => {
 });
 after(async () => receiver?.close());
 
-describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHOOK_POLL_INTERVAL_MS: '20' }, ({ server }) => {
+// The receiver listens on 127.0.0.1, which back-channel logout URIs may reach only when allowed (private-address.test.ts).
+describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHOOK_POLL_INTERVAL_MS: '20', IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: 'true' }, ({ server }) => {
   async function tokensFor(sub: string) {
     const jwks = createRemoteJWKSet(new URL(`${server().baseUrl}/.well-known/jwks.json`));
     const found = [];
