@@ -6,7 +6,7 @@ import type { ApiClient } from '../support/client.js';
 import { findIdpClient, upsertIdpClient } from '../../src/store/idp-clients.js';
 import { IDP_ENV, authorize, loggedInBrowser, navigate, registerClient, relyingParty } from './support.js';
 
-// Issue 33's redirect URI findings through real authorization requests: a
+// Issue 33's redirect URI findings through real authorization (and CORS) requests: a
 // wildcard stands for the leftmost label only (4), a redirect_uri with
 // userinfo never matches (8a), and a web client with a loopback URI for
 // development stays a web client (8b). What registration refuses is in
@@ -56,6 +56,24 @@ describeEachDatabase('OpenID provider: redirect URI rules', IDP_ENV, ({ server }
     await assertRefused(api, urlFor(rp, 'https://user:pw@wiki.example.com/cb'));
     await assertRefused(api, urlFor(rp, 'https://evil@tenant.example.org/cb'));
     await assertLandsWithCode(server(), api, urlFor(rp, 'https://wiki.example.com/cb'));
+  });
+
+  it('CORS: an origin with userinfo, or under a stored *example.com, is not answered', async () => {
+    const client = await registerClient(server(), { type: 'public', grantTypes: ['authorization_code'], corsOrigins: ['https://spa.example.com'] });
+    const record = (await findIdpClient(server().app.deps.db, client.id))!;
+    await upsertIdpClient(server().app.deps.db, { ...record, corsOrigins: [...record.corsOrigins, 'https://*example.net'], allowUriWildcards: true });
+    const allowOrigin = async (origin: string) => {
+      const response = await fetch(`${server().baseUrl}/identity/o/api/token`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: client.id, redirect_uri: 'http://rp.test/callback', code_verifier: 'v'.repeat(43) }),
+      });
+      await response.arrayBuffer();
+      return response.headers.get('access-control-allow-origin');
+    };
+    assert.equal(await allowOrigin('https://spa.example.com'), 'https://spa.example.com');
+    assert.equal(await allowOrigin('https://evil@spa.example.com'), null);
+    assert.equal(await allowOrigin('https://evilexample.net'), null);
   });
 
   it('a web client with a loopback URI for development keeps remembered consent and prompt=none', async () => {
