@@ -10,7 +10,7 @@ import { isPrivateAddress } from '../private-address.js';
 // public address for the check and a private one for the connection (DNS
 // rebinding); an IP literal, which is not looked up, is checked first.
 
-export class PrivateAddressError extends Error {
+class PrivateAddressError extends Error {
   readonly code = 'private_address';
 }
 
