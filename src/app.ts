@@ -144,6 +144,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         settings: webhooks,
         clock,
         metrics,
+        backchannelAllowPrivate: config.idp.backchannelLogoutAllowPrivate,
         onError: (error) => {
           const unavailable = asUnavailable(error);
           if (unavailable) http.log.warn({ dependency: unavailable.dependency, failure: unavailable.code }, 'webhook round failed; next round later');

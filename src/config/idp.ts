@@ -35,6 +35,8 @@ export interface IdpSettings {
   rpInitiatedLogoutAsksForOpLogout: boolean;
   /** IDP_OIDC_USERINFO_ENDPOINT: an external userinfo URL announced in discovery; the built-in one is then off. */
   userinfoEndpoint: string | null;
+  /** IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: back-channel logout URIs may reach private, loopback and link-local addresses (off: no SSRF through a client). */
+  backchannelLogoutAllowPrivate: boolean;
 }
 
 function readUserCodeFormat(env: Env): UserCodeFormat {
@@ -119,5 +121,6 @@ export function readIdpSettings(env: Env, production: boolean, warnings: string[
     deviceUserCodeLimit: readRateLimits(env),
     rpInitiatedLogoutAsksForOpLogout: readBool(env, 'IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT', true),
     userinfoEndpoint: readUrl(env, 'IDP_OIDC_USERINFO_ENDPOINT'),
+    backchannelLogoutAllowPrivate: readBool(env, 'IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE', false),
   };
 }

@@ -22,9 +22,20 @@ function placeholder(uri: string): string {
   return uri.replace('*', WILDCARD_PLACEHOLDER);
 }
 
-/** The application type a set of redirect URIs implies: native for custom schemes and loopback addresses. */
-function applicationType(uris: string[]): 'web' | 'native' {
-  return uris.some((uri) => !/^https?:/.test(uri) || /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/.test(uri)) ? 'native' : 'web';
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/i;
+const customScheme = (uri: string) => !/^https?:/i.test(uri);
+
+/**
+ * Native (consent asked every time, `prompt=none` refused) when every
+ * redirect URI is one any app on the device may claim: a custom scheme or a
+ * loopback address. A web client with an extra loopback URI (local
+ * development) stays web. Native as well when the provider would refuse the
+ * URIs of a web client: a custom scheme, or loopback http for the implicit
+ * flow.
+ */
+function applicationType(redirectUris: string[], postLogoutUris: string[], implicit: boolean): 'web' | 'native' {
+  if ([...redirectUris, ...postLogoutUris].some((uri) => customScheme(uri) || (implicit && LOOPBACK.test(uri)))) return 'native';
+  return redirectUris.length > 0 && redirectUris.every((uri) => LOOPBACK.test(uri)) ? 'native' : 'web';
 }
 
 export function clientMetadata(client: IdpClientRecord, signingAlg: string): Record<string, unknown> {
@@ -43,7 +54,7 @@ export function clientMetadata(client: IdpClientRecord, signingAlg: string): Rec
     response_types: client.responseTypes,
     redirect_uris: client.redirectUris.map(placeholder),
     post_logout_redirect_uris: client.postLogoutRedirectUris.map(placeholder),
-    application_type: applicationType(client.redirectUris),
+    application_type: applicationType(client.redirectUris, client.postLogoutRedirectUris, grantTypes.includes('implicit')),
     scope: client.scopes.join(' '),
     id_token_signed_response_alg: signingAlg,
     // auth_time in every ID token, as the reference's (and what max_age checks need).

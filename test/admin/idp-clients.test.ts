@@ -83,5 +83,23 @@ for (const { kind, skip } of await databaseKinds()) {
       assertAdminError(await reader.delete('/idp/clients/spa-client'), 403, 'insufficient_scope');
       assert.equal((await reader.get('/idp/clients/spa-client')).status, 200);
     });
+
+    // Issue 33, findings 4, 8a and 8c: what the matcher and the back-channel sender must not be given.
+    it('refuses loose wildcards, userinfo and private back-channel logout addresses, naming the field', async () => {
+      const register = (body: Record<string, unknown>) => writer.post('/idp/clients', { name: 'RP', ...body });
+      for (const uri of ['https://*example.com/cb', 'https://*/cb', 'https://example.*/cb', 'https://*.com/cb', 'https://*.co.uk/cb']) {
+        assertAdminError(await register({ redirect_uris: [uri], allow_uri_wildcards: true }), 400, 'invalid', 'redirect_uris');
+        assertAdminError(await register({ redirect_uris: ['https://rp.example.com/cb'], cors_origins: [uri.replace('/cb', '')], allow_uri_wildcards: true }), 400, 'invalid', 'cors_origins');
+      }
+      for (const uri of ['https://evil@wiki.example.com/cb', 'https://user:pw@wiki.example.com/cb']) {
+        assertAdminError(await register({ redirect_uris: [uri] }), 400, 'invalid', 'redirect_uris');
+      }
+      assertAdminError(await register({ redirect_uris: ['https://rp.example.com/cb'], cors_origins: ['https://evil@rp.example.com'] }), 400, 'invalid', 'cors_origins');
+      for (const uri of ['http://127.0.0.1:8080/logout', 'http://localhost/logout', 'http://2130706433/', 'http://0x7f.1/', 'http://0/', 'http://10.0.0.5/', 'http://169.254.169.254/latest', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[fd12::1]/', 'http://[fe80::1]/', 'https://user:pw@rp.example.com/logout']) {
+        assertAdminError(await register({ redirect_uris: ['https://rp.example.com/cb'], backchannel_logout_uri: uri }), 400, 'invalid', 'backchannel_logout_uri');
+      }
+      const fine = await register({ redirect_uris: ['https://*.example.com/cb'], cors_origins: ['https://*.example.co.uk'], allow_uri_wildcards: true, backchannel_logout_uri: 'https://rp.example.com/logout' });
+      assert.equal(fine.status, 201, JSON.stringify(fine.body));
+    });
   });
 }

@@ -2,7 +2,8 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { describeEachDatabase } from '../support/server.js';
-import { startReceiver, until, type Receiver } from '../audit/support.js';
+import { deliveriesOf, startReceiver, until, type Receiver } from '../audit/support.js';
+import { maxRetryDelayMs } from '../../src/messaging/webhooks/retry-schedule.js';
 import { revokeSessions } from '../../src/flows/admin/sessions.js';
 import { cliSource } from '../../src/audit/recorder.js';
 import { readyClient, PASSWORD } from '../support/accounts.js';
@@ -18,7 +19,8 @@ before(async () => {
 });
 after(async () => receiver?.close());
 
-describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHOOK_POLL_INTERVAL_MS: '20' }, ({ server }) => {
+// The receiver listens on 127.0.0.1, which back-channel logout URIs may reach only when allowed (private-address.test.ts).
+describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '500', IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: 'true' }, ({ server }) => {
   async function tokensFor(sub: string) {
     const jwks = createRemoteJWKSet(new URL(`${server().baseUrl}/.well-known/jwks.json`));
     const found = [];
@@ -91,5 +93,29 @@ describeEachDatabase('OpenID provider: back-channel logout', { ...IDP_ENV, WEBHO
     const discovery = await (await fetch(`${server().baseUrl}/.well-known/openid-configuration`)).json();
     assert.equal(discovery.backchannel_logout_supported, true);
     assert.equal(discovery.backchannel_logout_session_supported, true);
+  });
+
+  // Back-channel logouts go out through their own POST (webhooks/public-post.ts): its failures are retried as a webhook's.
+  it('retries a receiver that fails or hangs, until one answers', async () => {
+    const failing = await startReceiver({ answer: 500 });
+    try {
+      const client = await registerClient(server(), { backchannelLogoutUri: failing.url });
+      const { api } = await loggedInBrowser(server());
+      await codeFlow(server(), await relyingParty(server(), client), api);
+      assert.equal((await api.delete('/auth/session')).status, 401);
+      // An attempt in flight shows its count raised and the error of the one before: each state is waited for as a whole.
+      const reached = (what: string, check: (d: { attempts: number; lastError: string | null; status: string }) => boolean) =>
+        until(what, async () => (await deliveriesOf(server())).find((d) => d.url === failing.url && check(d)));
+      await reached('HTTP 500 on the first attempt', (d) => d.attempts === 1 && d.lastError === 'HTTP 500' && d.status === 'pending');
+      failing.answer = 'hang';
+      server().clock.advance(maxRetryDelayMs(1));
+      await reached('a timeout on the second', (d) => d.attempts === 2 && d.lastError === 'timeout' && d.status === 'pending');
+      failing.answer = 200;
+      server().clock.advance(maxRetryDelayMs(2));
+      await reached('delivered on the third', (d) => d.attempts === 3 && d.status === 'delivered');
+      assert.equal(failing.received.length, 3);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientSecret, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
 import { newClientSecret } from '../../idp/client-secrets.js';
 import { uriProblem } from '../../idp/uris.js';
+import { isPrivateHost } from '../../messaging/private-address.js';
 
 // Registering the OpenID provider's clients, for the CLI and the admin API:
 // the reference's client model (confidential or public, grant and response
@@ -40,8 +41,21 @@ export interface IdpClientInput {
 
 export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
 
+/**
+ * A back-channel logout URI is POSTed to by the server itself: an http(s) URL without fragment or userinfo, and,
+ * unless IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE, not a private, loopback or link-local address (the sender checks
+ * the addresses a name resolves to as well).
+ */
+function backchannelLogoutUriProblem(uri: string, allowPrivate: boolean): string | null {
+  const url = /^https?:\/\/[^\s#]+$/.test(uri) ? URL.parse(uri) : null;
+  if (!url) return 'an http(s) URL without fragment';
+  if (/^https?:\/\/[^/?#\\]*@/i.test(uri)) return 'no user name or password (userinfo) allowed';
+  if (!allowPrivate && isPrivateHost(url.hostname)) return `"${url.hostname}" is a private, loopback or link-local address (IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE allows it)`;
+  return null;
+}
+
 /** Checks a client as the reference's model and forms do, plus what the grants need (a redirect URI for the code flow, a secret for client credentials). */
-export function validateIdpClient(client: IdpClientRecord): IdpClientProblem | null {
+export function validateIdpClient(client: IdpClientRecord, config: Config): IdpClientProblem | null {
   const invalid = (param: string, message: string): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
   if (!client.name.trim() || client.name.length > 100) return invalid('name', 'a name of 1 to 100 characters');
   if (!/^[A-Za-z0-9._~-]{1,100}$/.test(client.id)) return invalid('id', 'a client id of 1 to 100 letters, digits, ".", "_", "~" or "-"');
@@ -58,7 +72,8 @@ export function validateIdpClient(client: IdpClientRecord): IdpClientProblem | n
     const problem = uriProblem(origin, client.allowUriWildcards);
     if (problem) return invalid('cors_origins', problem);
   }
-  if (client.backchannelLogoutUri !== null && !/^https?:\/\/[^\s#]+$/.test(client.backchannelLogoutUri)) return invalid('backchannel_logout_uri', 'an http(s) URL without fragment');
+  const backchannelProblem = client.backchannelLogoutUri === null ? null : backchannelLogoutUriProblem(client.backchannelLogoutUri, config.idp.backchannelLogoutAllowPrivate);
+  if (backchannelProblem) return invalid('backchannel_logout_uri', backchannelProblem);
   if (client.grantTypes.includes('authorization_code') && client.redirectUris.length === 0) return invalid('redirect_uris', 'the authorization_code grant needs at least one redirect URI');
   if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', 'a public client cannot use client_credentials (it has no secret)');
   return null;
@@ -87,7 +102,7 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     ownerId: null,
     createdAt: source.now,
   };
-  const problem = validateIdpClient(client);
+  const problem = validateIdpClient(client, deps.config);
   if (problem) return problem;
   if (await findIdpClient(deps.db, client.id)) return { ok: false, reason: 'exists' };
   await deps.db.transaction().execute(async (tx) => {

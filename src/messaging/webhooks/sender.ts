@@ -6,6 +6,7 @@ import type { Db } from '../../store/db.js';
 import { claimDueDeliveries, pendingDeliveries, settleDelivery, type Delivery } from '../../store/webhook-deliveries.js';
 import { signedHeaders } from './signature.js';
 import { retryDelayMs } from './retry-schedule.js';
+import { postToPublicAddress } from './public-post.js';
 
 // Delivers the webhook outbox, at least once per event and URL. Every
 // instance may run a sender: each round claims due rows under a lease (see
@@ -27,6 +28,8 @@ export interface SenderDeps {
   settings: WebhookSettings;
   clock: Clock;
   metrics: Metrics;
+  /** IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: back-channel logouts may go to private addresses. */
+  backchannelAllowPrivate: boolean;
   /** A round that failed (database unreachable, ...); the next one tries again. */
   onError(error: unknown): void;
 }
@@ -34,7 +37,9 @@ export interface SenderDeps {
 /** Why an attempt failed, short enough for the outbox row. */
 function failureOf(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timeout';
-  const cause = (error as { cause?: { code?: unknown } })?.cause;
+  // fetch puts the system's code (ECONNREFUSED) in the cause, node:http on the error.
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof code === 'string') return code;
   if (typeof cause?.code === 'string') return cause.code;
   return error instanceof Error ? error.message : String(error);
 }
@@ -46,8 +51,20 @@ function headersOf(deps: SenderDeps, delivery: Delivery): Record<string, string>
   return { 'content-type': 'application/json', 'user-agent': 'headless-auth-webhooks', ...signed };
 }
 
+/** A back-channel logout URI is the registering client's choice, so it is sent where the connection's addresses are checked (public-post.ts). */
+async function postBackchannelLogout(deps: SenderDeps, delivery: Delivery): Promise<string | null> {
+  try {
+    const init = { headers: headersOf(deps, delivery), body: delivery.payload, signal: AbortSignal.timeout(deps.settings.timeoutMs), allowPrivate: deps.backchannelAllowPrivate };
+    const status = await postToPublicAddress(delivery.url, init);
+    return status >= 200 && status < 300 ? null : `HTTP ${status}`;
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
 async function post(deps: SenderDeps, delivery: Delivery): Promise<string | null> {
   const { settings } = deps;
+  if (delivery.kind === 'backchannel_logout') return postBackchannelLogout(deps, delivery);
   try {
     const response = await fetch(delivery.url, {
       method: 'POST',
