@@ -25,6 +25,9 @@ function placeholder(uri: string): string {
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/i;
 const customScheme = (uri: string) => !/^https?:/i.test(uri);
 
+/** A redirect URI any app on the device may claim: the code sent there could go to another app than the client's. */
+export const claimableRedirectUri = (uri: string) => customScheme(uri) || LOOPBACK.test(uri);
+
 /**
  * Native (consent asked every time, `prompt=none` refused) when every
  * redirect URI is one any app on the device may claim: a custom scheme or a

@@ -2,7 +2,7 @@ import { interactionPolicy } from 'oidc-provider';
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
 import { findLiveSession } from '../store/sessions.js';
-import type { ClientExtras } from './client-metadata.js';
+import { claimableRedirectUri, type ClientExtras } from './client-metadata.js';
 
 // When the provider prompts: its own policy, plus two login checks of ours
 // and the reference's consent rule for first-party native clients.
@@ -43,9 +43,16 @@ export function loginPolicy(deps: LoginPolicyDeps): any {
   );
 
   // oidc-provider asks a native client's user (loopback or custom-scheme redirect URIs, which any app
-  // may claim) for consent every time; a client registered to skip consent skips it, as in the reference.
+  // may claim) for consent every time; so do we for a web client's request to such a URI (its local
+  // development one). A client registered to skip consent skips it, as in the reference.
   const native = policy.get('consent').checks.get('native_client_prompt');
   const askNative = native.check;
-  native.check = (ctx: any) => ((ctx.oidc.client as ClientExtras).x_skip_consent ? Check.NO_NEED_TO_PROMPT : askNative(ctx));
+  native.check = (ctx: any) => {
+    const { client, params, result } = ctx.oidc;
+    if ((client as ClientExtras).x_skip_consent) return Check.NO_NEED_TO_PROMPT;
+    const claimable = typeof params.redirect_uri === 'string' && claimableRedirectUri(params.redirect_uri);
+    if (claimable && params.response_type !== 'none' && !result?.consent) return Check.REQUEST_PROMPT;
+    return askNative(ctx);
+  };
   return policy;
 }

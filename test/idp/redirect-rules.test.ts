@@ -76,15 +76,19 @@ describeEachDatabase('OpenID provider: redirect URI rules', IDP_ENV, ({ server }
     assert.equal(await allowOrigin('https://evilexample.net'), null);
   });
 
-  it('a web client with a loopback URI for development keeps remembered consent and prompt=none', async () => {
+  it('a web client with a loopback URI for development keeps remembered consent and prompt=none on its own URIs', async () => {
     const { api } = await loggedInBrowser(server());
     const rp = await rpOf({ redirectUris: ['https://rp.example.com/cb', 'http://127.0.0.1/cb'] });
     await assertLandsWithCode(server(), api, urlFor(rp, 'https://rp.example.com/cb'));
     // Asked once: the second authorization and prompt=none get a code with no consent page.
     await assertLandsWithCode(server(), api, urlFor(rp, 'https://rp.example.com/cb'), 'none');
     await assertLandsWithCode(server(), api, urlFor(rp, 'https://rp.example.com/cb', { prompt: 'none' }), 'none');
-    // The loopback URI still takes any port.
-    await assertLandsWithCode(server(), api, urlFor(rp, 'http://127.0.0.1:53117/cb'), 'none');
+    // The loopback URI still takes any port, and, as any app on the device may listen there, asks every time.
+    await assertLandsWithCode(server(), api, urlFor(rp, 'http://127.0.0.1:53117/cb'));
+    const again = await navigate(server(), api, urlFor(rp, 'http://127.0.0.1:53117/cb'));
+    assert.equal(again.page?.status, 200, 'the consent page again');
+    const none = await authorize(server(), api, urlFor(rp, 'http://127.0.0.1:53117/cb', { prompt: 'none' }), 'none');
+    assert.equal(none.searchParams.get('code'), null);
   });
 
   it('a client whose redirect URIs are all loopback or custom-scheme is native: asked every time, prompt=none refused', async () => {
