@@ -11,6 +11,7 @@ import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
+import { introspectionFeature } from './introspection.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
@@ -85,7 +86,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: { enabled: false },
       revocation: { enabled: true },
-      introspection: { enabled: true },
+      introspection: introspectionFeature(deps.db),
       clientCredentials: { enabled: true },
       userinfo: { enabled: settings.userinfoEndpoint === null },
       deviceFlow: deviceFlowFeature(settings),
