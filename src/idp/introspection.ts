@@ -17,8 +17,9 @@ export function introspectionFeature(db: Db) {
   const account = findAccount(db);
   return {
     enabled: true,
-    allowedPolicy: async (ctx: unknown, client: { clientId: string }, token: IntrospectedToken): Promise<boolean> => {
-      if (token.clientId !== client.clientId && !(await findIdpClient(db, client.clientId))?.resourceServer) return false;
+    allowedPolicy: async (ctx: unknown, client: { clientId: string; clientAuthMethod: string }, token: IntrospectedToken): Promise<boolean> => {
+      // A public client is never a resource server (anyone may call as it): the registration refuses it, and this holds whatever the row says.
+      if (token.clientId !== client.clientId && (client.clientAuthMethod === 'none' || !(await findIdpClient(db, client.clientId))?.resourceServer)) return false;
       if (token.accountId !== undefined && !(await account(ctx, token.accountId))) return false;
       return true;
     },
