@@ -41,6 +41,7 @@ export const AUDIT_EVENT_TYPES = [
   'idp.token_issued',
   'idp.token_revoked',
   'idp.refresh_token_reused',
+  'idp.grants_revoked',
   'idp_client.created',
   'idp_client.secret_rotated',
   'idp_client.deleted',
@@ -96,4 +97,6 @@ export interface AuditDetail {
   scopes?: string[];
   grant_type?: string;
   token_type?: string;
+  /** The OpenID provider's grants of the user revoked with their tokens (`idp.grants_revoked`). */
+  grants?: number;
 }

@@ -12,6 +12,7 @@ import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
 import { recordInteractionTime } from './interaction-time.js';
+import { introspectionFeature } from './introspection.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
@@ -93,7 +94,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: { enabled: false },
       revocation: { enabled: true },
-      introspection: { enabled: true },
+      introspection: introspectionFeature(deps.db),
       clientCredentials: { enabled: true },
       userinfo: { enabled: settings.userinfoEndpoint === null },
       deviceFlow: deviceFlowFeature(settings),

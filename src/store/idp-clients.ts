@@ -20,6 +20,8 @@ export interface IdpClientRecord {
   allowUriWildcards: boolean;
   skipConsent: boolean;
   backchannelLogoutUri: string | null;
+  /** May introspect other clients' tokens (RFC 7662); others introspect only their own. */
+  resourceServer: boolean;
   ownerId: number | null;
   createdAt: number;
 }
@@ -39,6 +41,7 @@ type Row = {
   allow_uri_wildcards: number;
   skip_consent: number;
   backchannel_logout_uri: string | null;
+  resource_server: number;
   owner_id: number | null;
   created_at: number | string;
 };
@@ -59,6 +62,7 @@ function toRecord(row: Row): IdpClientRecord {
     allowUriWildcards: row.allow_uri_wildcards === 1,
     skipConsent: row.skip_consent === 1,
     backchannelLogoutUri: row.backchannel_logout_uri,
+    resourceServer: row.resource_server === 1,
     ownerId: row.owner_id,
     createdAt: Number(row.created_at),
   };
@@ -80,6 +84,7 @@ function toRow(client: IdpClientRecord) {
     allow_uri_wildcards: client.allowUriWildcards ? 1 : 0,
     skip_consent: client.skipConsent ? 1 : 0,
     backchannel_logout_uri: client.backchannelLogoutUri,
+    resource_server: client.resourceServer ? 1 : 0,
     owner_id: client.ownerId,
     created_at: client.createdAt,
   };

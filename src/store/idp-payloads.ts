@@ -99,6 +99,22 @@ export async function grantsOfAccount(conn: Conn, accountId: string, now: number
   return conn.selectFrom('idp_payloads').select(['payload', 'issuer']).where('model', '=', 'Grant').where('account_id', '=', accountId).where(live(now)).execute();
 }
 
+/**
+ * Revokes everything the provider holds for a user: their grants, the
+ * tokens and codes of those grants (access and refresh tokens, authorization
+ * and device codes), and every other row bound to the account (the
+ * provider's sessions and interactions). Answers how many grants there were.
+ * Works whether or not the provider is enabled (the table is always there).
+ */
+export async function revokeUserProviderGrants(conn: Conn, accountId: string): Promise<number> {
+  const grants = await conn.selectFrom('idp_payloads').select('payload').where('model', '=', 'Grant').where('account_id', '=', accountId).execute();
+  // A grant's own id is only in its payload (its row is keyed by the id's hash); its tokens name it in grant_id.
+  const grantIds = grants.map((g) => (JSON.parse(g.payload) as { jti?: string }).jti).filter((id): id is string => typeof id === 'string');
+  if (grantIds.length > 0) await conn.deleteFrom('idp_payloads').where('grant_id', 'in', grantIds).execute();
+  await conn.deleteFrom('idp_payloads').where('account_id', '=', accountId).execute();
+  return grants.length;
+}
+
 export async function deleteExpiredPayloads(conn: Conn, now: number): Promise<void> {
   await conn.deleteFrom('idp_payloads').where('expires_at', '<=', now).execute();
 }

@@ -271,6 +271,7 @@ export interface IdpClientsTable {
   allow_uri_wildcards: Generated<number>;
   skip_consent: Generated<number>;
   backchannel_logout_uri: string | null;
+  resource_server: Generated<number>;
   owner_id: number | null;
   created_at: number;
 }

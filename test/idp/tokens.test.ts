@@ -47,7 +47,7 @@ describeEachDatabase('OpenID provider: tokens', IDP_ENV, ({ server }) => {
     assert.equal(tokens.refresh_token, undefined);
     assert.equal(tokens.scope, 'read');
 
-    const resource = await registerClient(server(), { name: 'API', grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
+    const resource = await registerClient(server(), { name: 'API', grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'], resourceServer: true });
     const rs = await relyingParty(server(), resource);
     const info = await oidc.tokenIntrospection(rs, tokens.access_token);
     assert.equal(info.active, true);

@@ -20,6 +20,7 @@ function clientText(client: IdpClientRecord): string {
     `  redirect URIs:  ${client.redirectUris.join(' ') || '-'}`,
     ...(client.corsOrigins.length ? [`  CORS origins:   ${client.corsOrigins.join(' ')}`] : []),
     ...(client.skipConsent ? ['  skips consent'] : []),
+    ...(client.resourceServer ? ['  resource server (introspects any client\'s tokens)'] : []),
   ].join('\n');
 }
 
@@ -43,6 +44,7 @@ export function registerIdpCommands(program: Command): void {
     .option('--allow-uri-wildcards', 'a * in the host of redirect URIs and origins matches one DNS label', false)
     .option('--skip-consent', 'no consent page for this client (a first-party application)', false)
     .option('--backchannel-logout-uri <uri>', 'told (OpenID back-channel logout) when a user\'s session here ends')
+    .option('--resource-server', 'may introspect tokens issued to other clients (a confidential API that receives them)', false)
     .addHelpText('after', '\nErrors: invalid (a value the client model refuses; param names it), exists (the id is taken)')
     .action((opts: Record<string, any>, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -60,6 +62,7 @@ export function registerIdpCommands(program: Command): void {
           allowUriWildcards: opts.allowUriWildcards,
           skipConsent: opts.skipConsent,
           backchannelLogoutUri: opts.backchannelLogoutUri ?? null,
+          resourceServer: opts.resourceServer,
         };
         const result = await createIdpClient(ctx, cliSource(ctx.now()), input);
         if (!result.ok) {

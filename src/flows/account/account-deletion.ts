@@ -5,11 +5,12 @@ import { deleteUser } from '../../store/users.js';
 import { recordAccountDeletion } from '../../store/account-deletions.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { recordEvent } from '../../audit/recorder.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 
 /**
  * DELETE /account (beyond the reference): the user deletes their own
- * account after a recent reauthentication. Sessions, addresses and keys go
- * with it in one transaction, the addresses become free for a new signup,
+ * account after a recent reauthentication. Sessions, addresses, keys and
+ * OpenID provider grants go with it in one transaction, the addresses become free for a new signup,
  * and the deletion is recorded (who, when, from where; no personal data).
  */
 export async function deleteAccount(deps: Deps, ctx: RequestContext): Promise<Outcome> {
@@ -24,6 +25,7 @@ export async function deleteAccount(deps: Deps, ctx: RequestContext): Promise<Ou
     if (await deleteUser(tx, user.id)) {
       await recordAccountDeletion(tx, { userId: user.id, now: ctx.now, ip: ctx.ip, userAgent: ctx.userAgent });
       await recordEvent(deps, tx, ctx, 'account.deleted', { userId: user.id });
+      await revokeProviderGrants(deps, tx, ctx, user.id);
     }
   });
   deps.log.info({ userId: user.id }, 'account deleted by its user');

@@ -10,7 +10,8 @@ import { isPrivateHost } from '../../messaging/private-address.js';
 // Registering the OpenID provider's clients, for the CLI and the admin API:
 // the reference's client model (confidential or public, grant and response
 // types, scopes and default scopes, redirect URIs with the optional
-// wildcard, CORS origins, skip consent). A secret is returned once, on
+// wildcard, CORS origins, skip consent), and whether it is a resource
+// server that may introspect other clients' tokens. A secret is returned once, on
 // creation and on rotation, and only its hash is kept. Each change is an
 // audit event with its actor (the CLI, an admin API key, an administrator).
 
@@ -37,6 +38,7 @@ export interface IdpClientInput {
   allowUriWildcards?: boolean;
   skipConsent?: boolean;
   backchannelLogoutUri?: string | null;
+  resourceServer?: boolean;
 }
 
 export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
@@ -76,6 +78,8 @@ export function validateIdpClient(client: IdpClientRecord, config: Config): IdpC
   if (backchannelProblem) return invalid('backchannel_logout_uri', backchannelProblem);
   if (client.grantTypes.includes('authorization_code') && client.redirectUris.length === 0) return invalid('redirect_uris', 'the authorization_code grant needs at least one redirect URI');
   if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', 'a public client cannot use client_credentials (it has no secret)');
+  // Anyone can call as a public client: it must not read other clients' tokens.
+  if (client.type === 'public' && client.resourceServer) return invalid('resource_server', 'a public client cannot be a resource server (it has no secret)');
   return null;
 }
 
@@ -99,6 +103,7 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     allowUriWildcards: input.allowUriWildcards ?? false,
     skipConsent: input.skipConsent ?? false,
     backchannelLogoutUri: input.backchannelLogoutUri ?? null,
+    resourceServer: input.resourceServer ?? false,
     ownerId: null,
     createdAt: source.now,
   };

@@ -2,6 +2,7 @@ import type { Conn } from '../../store/db.js';
 import type { Session } from '../../domain/session.js';
 import { deleteUserSessions, deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 import type { AdminDeps } from './webhooks.js';
 
 // Ending a user's sessions on an administrator's word: revoked outright, or
@@ -34,11 +35,17 @@ export function liveSessionsOf(deps: AdminDeps, userId: number, now: number): Pr
   return listUserSessions(deps.db, userId, now);
 }
 
-/** Revokes sessions of a user, with a `session.revoked` event naming how many. */
+/**
+ * Revokes sessions of a user, with a `session.revoked` event naming how many.
+ * Ending all of them also revokes the user's OpenID provider grants: "sign
+ * out everywhere" includes the applications signed in through this server.
+ * Ending some does not, as the provider's tokens belong to no one session.
+ */
 export async function revokeSessions(deps: AdminDeps, source: AuditSource, userId: number, ids: readonly number[] | 'all'): Promise<RevokeResult> {
   return deps.db.transaction().execute(async (tx) => {
     const result = await endSessions(tx, userId, ids, source.now);
     if (result.ok) await recordEvent(deps, tx, source, 'session.revoked', { userId, detail: { sessions: result.ended } });
+    if (result.ok && ids === 'all') await revokeProviderGrants(deps, tx, source, userId);
     return result;
   });
 }

@@ -10,6 +10,7 @@ import { findImportOrigin } from '../../store/import-records.js';
 import { sendPasswordReset } from '../../messaging/notices.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import { endSessions } from './sessions.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 import { addressesOf } from './email-addresses.js';
 import { phoneOf } from './phones.js';
 import type { AdminDeps } from './webhooks.js';
@@ -22,22 +23,26 @@ import type { AdminDeps } from './webhooks.js';
 type MailDeps = Parameters<typeof sendPasswordReset>[0];
 
 /**
- * Disables or enables login. Disabling also ends every session of the user,
- * so that it takes effect at once rather than when those sessions expire.
- * Answers how many live sessions it ended.
+ * Disables or enables login. Disabling also ends every session of the user
+ * and revokes their grants at the OpenID provider's clients, so that it
+ * takes effect at once rather than when those sessions and tokens expire
+ * (and enabling the account again revives none of them). Answers how many
+ * live sessions it ended.
  */
 export async function setActive(deps: AdminDeps, source: AuditSource, user: User, active: boolean): Promise<number> {
   return deps.db.transaction().execute(async (tx) => {
     await setUserActive(tx, user.id, active);
     const ended = active ? 0 : await endAll(tx, user.id, source.now);
     await recordEvent(deps, tx, source, active ? 'account.enabled' : 'account.disabled', { userId: user.id, detail: active ? {} : { sessions: ended } });
+    if (!active) await revokeProviderGrants(deps, tx, source, user.id);
     return ended;
   });
 }
 
 /**
  * Sets a user's password under the password policy. Like a reset, it ends the
- * user's sessions (unless `keepSessions`) and voids reset links and codes
+ * user's sessions and revokes their OpenID provider grants (unless
+ * `keepSessions`), and voids reset links and codes
  * issued before it. Answers how many live sessions it ended, or what is
  * wrong with the password.
  */
@@ -55,6 +60,7 @@ export async function setPassword(
     await setPasswordHash(tx, user.id, hash, source.now);
     const ended = keepSessions ? 0 : await endAll(tx, user.id, source.now);
     await recordEvent(deps, tx, source, 'password.changed', { userId: user.id, detail: { sessions: ended } });
+    if (!keepSessions) await revokeProviderGrants(deps, tx, source, user.id);
     return { ok: true as const, ended };
   });
 }
@@ -105,11 +111,14 @@ export async function createAccount(deps: AdminDeps, source: AuditSource, input:
   });
 }
 
-/** Deletes a user for good (addresses, sessions and keys go with it); false when already gone. */
+/** Deletes a user for good (addresses, sessions, keys and OpenID provider grants go with it); false when already gone. */
 export async function deleteAccount(deps: AdminDeps, source: AuditSource, user: User): Promise<boolean> {
   return deps.db.transaction().execute(async (tx) => {
     const deleted = await deleteUser(tx, user.id);
-    if (deleted) await recordEvent(deps, tx, source, 'account.deleted', { userId: user.id });
+    if (deleted) {
+      await recordEvent(deps, tx, source, 'account.deleted', { userId: user.id });
+      await revokeProviderGrants(deps, tx, source, user.id);
+    }
     return deleted;
   });
 }

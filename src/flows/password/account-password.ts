@@ -9,6 +9,7 @@ import { sendPasswordChanged } from '../../messaging/notices.js';
 import { addMethod, cycleKey, nowSeconds } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
 import { recordEvent, recordFailure } from '../../audit/recorder.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 
 /** POST /auth/reauthenticate: proves the password again for sensitive actions. */
 export async function reauthenticate(deps: Deps, ctx: RequestContext, password: string): Promise<Outcome> {
@@ -33,8 +34,10 @@ export const ChangePasswordInput = Type.Object({
 export type ChangePasswordInput = Static<typeof ChangePasswordInput>;
 
 /**
- * POST /account/password/change. Ends every other session of the user and
- * gives this one a new key: a stolen token dies with the old password.
+ * POST /account/password/change. Ends every other session of the user,
+ * revokes their OpenID provider grants and gives this one a new key: a
+ * stolen token dies with the old password, at the provider's clients too
+ * (which back-channel logout has told the user is signed out anyway).
  */
 export async function changePassword(deps: Deps, ctx: RequestContext, input: ChangePasswordInput): Promise<Outcome> {
   const { session, user } = ctx;
@@ -56,6 +59,7 @@ export async function changePassword(deps: Deps, ctx: RequestContext, input: Cha
     await setPasswordHash(tx, user.id, hash, ctx.now);
     await deleteUserSessions(tx, user.id, session.id);
     await recordEvent(deps, tx, ctx, 'password.changed', { userId: user.id });
+    await revokeProviderGrants(deps, tx, ctx, user.id);
     return cycleKey(deps, tx, session);
   });
   if (user.email) {

@@ -9,6 +9,7 @@ import { hashSecret, randomCode, randomKey } from '../../security/secrets.js';
 import { issueResetKey, readResetKey, resetKeyCurrent } from './reset-key.js';
 import { addressOwner } from '../email/address-owner.js';
 import { recordEvent } from '../../audit/recorder.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEmailVerified } from '../../store/email-addresses.js';
 import { findLastLogin, findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
@@ -148,7 +149,8 @@ export type ResetPasswordInput = Static<typeof ResetPasswordInput>;
  * transaction that sets the password, conditionally, so parallel requests
  * redeem it once: a key by setting the password only if it is still the one
  * the key was checked against, a code by ending its flow. Every other
- * session of the user ends, and its failed-login counters are cleared.
+ * session of the user ends, as do their OpenID provider grants, and its
+ * failed-login counters are cleared.
  */
 export async function resetPassword(deps: Deps, ctx: RequestContext, input: ResetPasswordInput): Promise<Outcome> {
   const limit = await deps.limiter.consume('reset_password_from_key', { ip: ctx.ip });
@@ -165,6 +167,7 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: Rese
     const spent = await spendProofSettingPassword(tx, ctx, proof, hash);
     if (spent !== null) return spent;
     await recordEvent(deps, tx, ctx, 'password.reset', { userId: user.id, detail: { method: proof.by === 'key' ? 'password_reset' : 'code' } });
+    await revokeProviderGrants(deps, tx, ctx, user.id);
     if (proof.emailAddressId !== null && (await markEmailVerified(tx, proof.emailAddressId))) {
       await recordEvent(deps, tx, ctx, 'email.verified', { userId: user.id, detail: { method: 'password_reset', ...(proof.email ? { email: proof.email } : {}) } });
     }

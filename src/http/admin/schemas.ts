@@ -113,6 +113,7 @@ export const AdminIdpClient = Type.Object(
     allow_uri_wildcards: Type.Boolean(),
     skip_consent: Type.Boolean(),
     backchannel_logout_uri: Type.Union([Type.String(), Type.Null()]),
+    resource_server: Type.Boolean({ description: "May introspect other clients' tokens (RFC 7662)." }),
     created_at: Time,
   },
   { $id: 'AdminIdpClient' },

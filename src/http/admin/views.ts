@@ -117,6 +117,7 @@ export function idpClientView(client: IdpClientRecord) {
     allow_uri_wildcards: client.allowUriWildcards,
     skip_consent: client.skipConsent,
     backchannel_logout_uri: client.backchannelLogoutUri,
+    resource_server: client.resourceServer,
     created_at: iso(client.createdAt),
   };
 }

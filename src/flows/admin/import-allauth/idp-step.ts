@@ -43,6 +43,7 @@ export const idpStep: ImportStep = {
             allowUriWildcards: client.allowUriWildcards,
             skipConsent: client.skipConsent,
             backchannelLogoutUri: null,
+            resourceServer: false,
             ownerId: null,
             createdAt: client.createdAt,
           });
