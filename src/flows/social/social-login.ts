@@ -11,6 +11,7 @@ import { dropFlow } from '../session-ops.js';
 import { storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { socialSignup, type SocialLogin } from './social-signup.js';
+import { revokeProviderGrants } from '../idp/grant-revocation.js';
 import { recordEvent } from '../../audit/recorder.js';
 
 // What a verified provider login leads to, after either flow (redirect or
@@ -85,6 +86,8 @@ async function acceptEmailAuthentication(deps: Deps, ctx: RequestContext, user: 
       await setPasswordHash(tx, user.id, null, null);
       await deleteUserSessions(tx, user.id, ctx.session?.userId === user.id ? ctx.session.id : null);
       if (wiped) await recordEvent(deps, tx, ctx, 'password.changed', { userId: user.id, detail: { method: 'social', provider: login.app.id, email, reason: 'unverified_email' } });
+      // Whoever set that password keeps nothing it obtained at the provider's clients either.
+      if (wiped) await revokeProviderGrants(deps, tx, ctx, user.id);
     }
     if (deps.config.social.emailAuthenticationAutoConnect) {
       const account = await insertSocialAccount(tx, { userId: user.id, provider: login.app.id, uid: login.identity.uid, extraData: login.identity.extraData, now: ctx.now });
