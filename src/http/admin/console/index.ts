@@ -16,6 +16,7 @@ import { docsPolicy } from '../../security-headers.js';
 import { errorBody } from '../../messages.js';
 import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
+import { answerWrongMethods } from '../wrong-method.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
@@ -130,6 +131,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
+      answerWrongMethods(scope);
       await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },
