@@ -2,9 +2,16 @@
 // JavaScript. An install without dev dependencies (`npm ci --omit=dev`) has
 // no compiler: it keeps the dist/ it was shipped with, and says so when
 // there is none.
+//
+// `npx headless-auth` in a checkout links the checkout into npm's npx cache
+// the first time, which runs this script too (npm_command is then `exec`):
+// that run must not rebuild dist/ under a running server, nor take the time
+// of a build; the CLI runs the dist/ there is, as it is.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+
+if (process.env.npm_command === 'exec') process.exit(0);
 
 let tsc;
 try {

@@ -45,6 +45,18 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
-await app.http.listen({ host: config.host, port: config.port });
-await app.listenMetrics();
-await app.listenAdmin();
+// A port taken or refused is a setting to fix: one line naming it, no stack.
+async function listenOn(setting: string, host: string, port: number | undefined, listen: () => Promise<unknown>): Promise<void> {
+  try {
+    await listen();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
+    const why = code === 'EADDRINUSE' ? 'is in use' : code === 'EACCES' ? 'is not allowed to this user' : 'is not an address of this machine';
+    log.fatal({ setting, host, port, failure: code }, `Cannot start: ${host}:${port} ${why} (${setting})`);
+    process.exit(1);
+  }
+}
+await listenOn('HOST/PORT', config.host, config.port, () => app.http.listen({ host: config.host, port: config.port }));
+await listenOn('METRICS_HOST/METRICS_PORT', config.operations.metrics.host, config.operations.metrics.port, () => app.listenMetrics());
+await listenOn('ADMIN_HOST/ADMIN_PORT', config.admin.host, config.admin.port, () => app.listenAdmin());

@@ -21,6 +21,7 @@ export type HttpErrorCode =
   | 'admin_required'
   | 'mfa_required'
   | 'reauthentication_required'
+  | 'last_admin'
   | 'not_failed'
   | 'no_email_address'
   | 'password_reset_by_code'
@@ -93,6 +94,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   admin_required: 'This account does not have the admin role.',
   mfa_required: 'The admin console needs a login with a second factor: set one up, then sign in again.',
   reauthentication_required: 'Confirm your password or a code again before making changes.',
+  last_admin: 'You are the only active administrator: give another user the admin role before disabling or deleting your own account.',
   not_failed: 'Only failed deliveries can be requeued.',
   no_email_address: 'The user has no email address to send the link to.',
   password_reset_by_code: 'Password reset is by code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED): the user asks for the code themselves.',

@@ -125,7 +125,7 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
     assertAdminError(await writer.post('/users', {}), 400, 'required', 'email');
     assertAdminError(await writer.post('/users', { email: 'not-an-address' }), 400, 'invalid', 'email');
     assertAdminError(await writer.post('/users', { email: uniqueEmail(), password: 'short' }), 400, 'password_too_short', 'password');
-    assertAdminError(await writer.post('/users', { email: uniqueEmail(), role: 'admin' }), 400, 'invalid');
+    assertAdminError(await writer.post('/users', { email: uniqueEmail(), role: 'admin' }), 400, 'invalid', 'role');
     assertAdminError(await writer.post('/users', { email: 42 }), 400, 'invalid', 'email');
     assertAdminError(await writer.request('POST', '/admin/v1/users', '{"email":', {}), 400, 'invalid_json');
     assertAdminError(await writer.get('/users?cursor=bogus'), 400, 'invalid', 'cursor');
@@ -224,6 +224,45 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
     assert.equal((await reader.get(`/audit-events?user_id=${user.id}&until=${future}`)).body.data.length, 3);
     assertAdminError(await reader.get('/audit-events?type=nope'), 400, 'invalid', 'type');
     assertAdminError(await reader.get('/audit-events?since=yesterday'), 400, 'invalid', 'since');
+  });
+
+  it('takes the Bearer scheme in any case', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+      const response = await new AdminClient(base, undefined).request('GET', '/admin/v1/users?limit=1', undefined, { authorization: `${scheme} ${reader.key}` });
+      assert.equal(response.status, 200, `${scheme}: ${JSON.stringify(response.body)}`);
+    }
+  });
+
+  it('refuses unknown body fields and query parameters, naming each', async () => {
+    const user = (await writer.post('/users', { email: uniqueEmail('unknown') })).body.data;
+    assertAdminError(await writer.patch(`/users/${user.id}`, { is_admin: true }), 400, 'invalid', 'is_admin');
+    assertAdminError(await writer.post(`/users/${user.id}/password-reset`, { email: 'someone@example.com' }), 400, 'invalid', 'email');
+    assertAdminError(await reader.get('/users?activ=false'), 400, 'invalid', 'activ');
+    assertAdminError(await reader.get(`/users/${user.id}?expand=all`), 400, 'invalid', 'expand');
+    assertAdminError(await reader.get('/audit-events?user=1'), 400, 'invalid', 'user');
+    const both = await writer.request('PATCH', `/admin/v1/users/${user.id}?dry_run=1`, { is_active: false, note: 'x' });
+    assert.equal(both.status, 400);
+    assert.deepEqual(both.body.errors.map((e: any) => [e.code, e.param]), [['invalid', 'dry_run'], ['invalid', 'note']]);
+    assert.equal((await reader.get(`/users/${user.id}`)).body.data.is_active, true, 'nothing changed');
+  });
+
+  it('refuses a limit outside 1 to 1000, as it refuses -1', async () => {
+    for (const path of ['/users', '/audit-events', '/webhook-deliveries']) {
+      for (const limit of ['-1', '0', '1001', '5000', '9999']) assertAdminError(await reader.get(`${path}?limit=${limit}`), 400, 'invalid', 'limit');
+      for (const limit of ['1', '1000']) assert.equal((await reader.get(`${path}?limit=${limit}`)).status, 200, `${path}?limit=${limit}`);
+    }
+  });
+
+  it('answers a method a known path does not take with 405 and Allow', async () => {
+    const user = (await writer.post('/users', { email: uniqueEmail('method') })).body.data;
+    const put = await writer.put(`/users/${user.id}`, { is_active: false });
+    assertAdminError(put, 405, 'method_not_allowed');
+    assert.deepEqual(put.headers.get('allow')!.split(', ').sort(), ['DELETE', 'GET', 'HEAD', 'PATCH']);
+    const deleteAll = await writer.delete('/users');
+    assertAdminError(deleteAll, 405, 'method_not_allowed');
+    assert.deepEqual(deleteAll.headers.get('allow')!.split(', ').sort(), ['GET', 'HEAD', 'POST']);
+    assertAdminError(await writer.get(`/users/${user.id}/password`), 405, 'method_not_allowed');
+    assertAdminError(await writer.put(`/users/${user.id}/nothing`), 404, 'not_found');
   });
 
   it('serves its own OpenAPI document and page, without the console routes', async () => {

@@ -92,12 +92,20 @@ for (const { kind, skip } of await databaseKinds()) {
       assert.equal((event?.detail as any).actor, 'admin_api');
     });
 
-    it('limits requests with bad keys per address: 429 with Retry-After', async () => {
+    // The last test here: it spends this address's limit.
+    it('limits requests with bad keys per address: 429 with Retry-After, then even for a right key', async () => {
       const bad = new AdminClient(base, 'hak_not-a-real-key');
-      for (let i = 0; i < 3; i++) assertAdminError(await bad.get('/users'), 401, 'invalid_api_key');
+      for (let i = 0; i < 2; i++) assertAdminError(await bad.get('/users'), 401, 'invalid_api_key');
+      // A right key gives its point back: any number of them spend nothing.
+      for (let i = 0; i < 5; i++) assert.equal((await writer.get('/users?limit=1')).status, 200);
+      assertAdminError(await bad.get('/users'), 401, 'invalid_api_key');
       const limited = await bad.get('/users');
       assertAdminError(limited, 429, 'too_many_requests');
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      // Or the answers would tell a right guess (200) from a wrong one (429) at full speed.
+      const right = await writer.get('/users?limit=1');
+      assertAdminError(right, 429, 'too_many_requests');
+      assert.ok(Number(right.headers.get('retry-after')) >= 1);
     });
   });
 }

@@ -55,3 +55,41 @@ export function assertAdminError(response: AdminResponse, status: number, code: 
   assert.equal(typeof response.body.errors[0].message, 'string');
   if (param !== undefined) assert.equal(response.body.errors[0].param, param, JSON.stringify(response.body));
 }
+
+/**
+ * A browser on the admin listener, as the console page is: a cookie jar, and
+ * the X-CSRFToken header from the admin_csrftoken cookie on changes.
+ */
+export class ConsoleBrowser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, body?: unknown): Promise<AdminResponse> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const csrf = this.cookies.get('admin_csrftoken');
+    if (csrf && method !== 'GET') headers['x-csrftoken'] = csrf;
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const [name, value] = [pair!.slice(0, eq).trim(), pair!.slice(eq + 1).trim()];
+      if (value === '' || attrs.some((a) => /^\s*max-age=0/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}: ${text.slice(0, 200)}`);
+    return { status: response.status, body: JSON.parse(text), headers: response.headers };
+  }
+
+  /** Signs in at the console with a password and a TOTP code (`code()` computes one when the server asks). */
+  async signIn(email: string, password: string, code: () => string): Promise<void> {
+    assert.equal((await this.request('GET', '/_service/browser/v1/config')).status, 200);
+    const login = await this.request('POST', '/_service/browser/v1/auth/login', { email, password });
+    assert.equal(login.status, 401, JSON.stringify(login.body));
+    const done = await this.request('POST', '/_service/browser/v1/auth/2fa/authenticate', { code: code() });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+  }
+}

@@ -217,3 +217,13 @@ export function findUsers(deps: AdminDeps, query: UserQuery): Promise<UserOvervi
 export function hasAdminRole(deps: AdminDeps, userId: number): Promise<boolean> {
   return isUserAdmin(deps.db, userId);
 }
+
+/**
+ * Whether the user is the one active administrator: disabling or deleting
+ * themselves from the console would leave it with nobody to sign in, and
+ * only the CLI could give the role again.
+ */
+export async function isSoleActiveAdmin(deps: AdminDeps, userId: number): Promise<boolean> {
+  const admins = await listUserOverviews(deps.db, { afterId: 0, limit: 2, active: true, admin: true });
+  return admins.length === 1 && admins[0]!.id === userId;
+}

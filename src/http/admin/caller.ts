@@ -9,6 +9,8 @@ import { errorBody, type HttpErrorCode, type WireErrorCode } from '../messages.j
 export interface AdminCaller {
   /** The audit source of a change made now by this caller. */
   source(now: number): AuditSource;
+  /** The administrator signed in to the console; null for an API key, which is no user. */
+  readonly userId: number | null;
 }
 
 declare module 'fastify' {

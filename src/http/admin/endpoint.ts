@@ -6,6 +6,7 @@ import type { User } from '../../domain/user.js';
 import { userById } from '../../flows/admin/users.js';
 import { customEndpoint, type CustomEndpoint, type Endpoint, type Input } from '../endpoint.js';
 import { errorBody, type WireError } from '../messages.js';
+import { refuseUnknownFields } from './unknown-fields.js';
 
 // An admin route is declared as data like the client API's (endpoint.ts, and
 // mounted by its mountEndpoints), but its flows (flows/admin, shared with
@@ -24,6 +25,8 @@ export const invalidInput = (errors: WireError[]): AdminAnswer => ({ status: 400
 /** The caller of an admin route: the audit source of a change it makes now (API key or console administrator), and the request's log. */
 export interface AdminCall {
   source(): AuditSource;
+  /** The administrator signed in to the console; null for an API key. */
+  readonly userId: number | null;
   readonly log: FastifyBaseLogger;
 }
 
@@ -45,17 +48,21 @@ interface UserRoute<B, Q, P> extends AdminRoute<B, Q, P> {
 
 function adminHandler(deps: Deps, run: FlowRoute<unknown, unknown, unknown>['run']): RouteHandlerMethod {
   return async (request, reply) => {
-    const call: AdminCall = { source: () => request.admin!.source(deps.clock.now()), log: request.log };
+    const call: AdminCall = { source: () => request.admin!.source(deps.clock.now()), userId: request.admin!.userId, log: request.log };
     const answer = await run(deps, call, request as unknown as Input<unknown, unknown, unknown, undefined>);
     if ('errors' in answer) return reply.code(answer.status).send(errorBody(answer.status, answer.errors));
     return reply.code(answer.status).send({ status: answer.status, data: answer.data, ...(answer.meta ? { meta: answer.meta } : {}) });
   };
 }
 
-/** An admin route running a flow of flows/admin, its input typed from its schemas. */
+/** An admin route running a flow of flows/admin, its input typed from its schemas; fields they do not list are refused. */
 export function adminEndpoint<B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(route: FlowRoute<B, Q, P>): Endpoint {
   const { run, ...declared } = route;
-  return customEndpoint({ ...(declared as Omit<CustomEndpoint, 'handler'>), handler: (deps) => adminHandler(deps, run as FlowRoute<unknown, unknown, unknown>['run']) });
+  return customEndpoint({
+    ...(declared as Omit<CustomEndpoint, 'handler'>),
+    preValidation: refuseUnknownFields({ body: route.body, querystring: route.querystring }),
+    handler: (deps) => adminHandler(deps, run as FlowRoute<unknown, unknown, unknown>['run']),
+  });
 }
 
 /** A route under /users/:id: 404 not_found (param id) when there is no such user, else its flow runs for them. */

@@ -11,7 +11,8 @@ import { refuse, WRITE_METHODS } from './caller.js';
 // a 401 and counts against the client's address (admin_key_failed), so keys
 // cannot be guessed at speed; a read key may only read.
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
+// The scheme is case-insensitive (RFC 9110, 11.1), and one or more spaces may follow it.
+const BEARER = /^bearer +([A-Za-z0-9_-]{1,200})$/i;
 
 export function registerKeyAuth(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('admin', null);
@@ -19,18 +20,25 @@ export function registerKeyAuth(app: FastifyInstance, deps: Deps): void {
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header.trim())?.[1] : undefined;
     const now = deps.clock.now();
-    const check = presented ? await authenticateAdminKey(deps, presented, now) : { ok: false as const };
+    // The limit is passed before the key is looked at: an address that has
+    // spent it is refused even with a right key, or guessing would go on
+    // with every answer telling a right guess (200) from a wrong one (429).
+    // A right key gives its point back.
+    const attempt = await deps.limiter.guarded('admin_key_failed', { ip: request.ip }, async () => {
+      const check = presented ? await authenticateAdminKey(deps, presented, now) : ({ ok: false } as const);
+      return { succeeded: check.ok, value: check };
+    });
+    if (!attempt.ok) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      return refuse(reply, 429, 'too_many_requests');
+    }
+    const check = attempt.value;
     if (!check.ok) {
-      const limit = await deps.limiter.consume('admin_key_failed', { ip: request.ip });
-      if (!limit.ok) {
-        reply.header('retry-after', String(limit.retryAfterSeconds));
-        return refuse(reply, 429, 'too_many_requests');
-      }
       reply.header('www-authenticate', 'Bearer realm="admin"');
       return refuse(reply, 401, 'invalid_api_key');
     }
     if (WRITE_METHODS.has(request.method) && check.key.scope !== 'write') return refuse(reply, 403, 'insufficient_scope');
     const client = { ip: request.ip, userAgent: userAgentOf(request) };
-    request.admin = { source: (at) => adminApiSource(client, at, check.key.id) };
+    request.admin = { source: (at) => adminApiSource(client, at, check.key.id), userId: null };
   });
 }

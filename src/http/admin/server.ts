@@ -14,6 +14,7 @@ import { registerKeyAuth } from './key-auth.js';
 import { adminEndpoints } from './routes/index.js';
 import { adminSchemas } from './schemas.js';
 import { registerConsole } from './console/index.js';
+import { answerWrongMethods } from './wrong-method.js';
 
 // The admin listener (ADMIN_PORT): the admin REST API under /admin/v1, its
 // OpenAPI document and page, and the admin console under /console. A server
@@ -36,6 +37,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);
+      answerWrongMethods(scope);
       await mountEndpoints(scope, deps, null, adminEndpoints);
     },
     { prefix: '/admin/v1' },

@@ -16,6 +16,8 @@ import { docsPolicy } from '../../security-headers.js';
 import { errorBody } from '../../messages.js';
 import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
+import { answerWrongMethods } from '../wrong-method.js';
+import { sealSessionCookie } from './sealed-session-cookie.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
@@ -26,7 +28,9 @@ import { adminEndpoints } from '../routes/index.js';
 // have names of their own (admin_sessionid, admin_csrftoken), so that a
 // browser holding a public session on the same host keeps the two apart;
 // sessions are ordinary sessions in the one sessions table (listed and
-// revoked like any other). Signup and "trust this browser" are off here.
+// revoked like any other), but the cookie holds the key sealed for the
+// console (sealed-session-cookie.ts), so that a key of one listener is
+// never a session on the other. Signup and "trust this browser" are off here.
 //
 // The console's data comes from the admin routes of the API, mounted at
 // /console/api/v1 behind the session instead of a key: the signed-in user
@@ -97,6 +101,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
   await app.register(
     async (scope) => {
       hideFromDocs(scope);
+      sealSessionCookie(scope, consoleDeps, CONSOLE_COOKIE);
       registerClientAuth(scope, consoleDeps, 'browser');
       await mountEndpoints(scope, consoleDeps, 'browser', [configEndpoint, ...auth.session, ...auth.credentials, password.reauthentication, ...mfa.twoFactor]);
     },
@@ -107,6 +112,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
   await app.register(
     async (scope) => {
       hideFromDocs(scope);
+      sealSessionCookie(scope, consoleDeps, CONSOLE_COOKIE);
       registerClientAuth(scope, consoleDeps, 'browser');
       scope.decorateRequest('admin', null);
       scope.addHook('onRequest', async (request, reply) => {
@@ -124,12 +130,13 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
           }
         }
         const client = { ip: request.ip, userAgent: userAgentOf(request) };
-        request.admin = { source: (at) => adminConsoleSource(client, at, user.id) };
+        request.admin = { source: (at) => adminConsoleSource(client, at, user.id), userId: user.id };
       });
       scope.get('/me', async (request, reply) => {
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
+      answerWrongMethods(scope);
       await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },

@@ -5,10 +5,11 @@ import { Type } from 'typebox';
 
 export const Id = Type.String({ pattern: '^[0-9]{1,15}$', description: 'A numeric id.' });
 export const UserParams = Type.Object({ id: Id });
-export const Limit = Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Page size, 1 to 1000 (default 50).' }));
+// 0 or 5000 is refused like -1, not quietly made 1 or 1000.
+export const Limit = Type.Optional(Type.String({ pattern: '^(1000|[1-9][0-9]{0,2})$', description: 'Page size, 1 to 1000 (default 50).' }));
 
 export function limitOf(raw: string | undefined): number {
-  return raw === undefined ? 50 : Math.min(1000, Math.max(1, Number(raw)));
+  return raw === undefined ? 50 : Number(raw);
 }
 
 /**
@@ -32,4 +33,4 @@ export function pageMeta(page: ReadonlyArray<{ id: number }>, limit: number): { 
 
 /** Shared description text: the errors every admin route may answer. */
 export const COMMON_ERRORS =
-  '401 `invalid_api_key`; 403 `insufficient_scope` for a change with a read key; 400 `invalid` (with `param`) for malformed input; 429 `too_many_requests` after repeated bad keys.';
+  '401 `invalid_api_key`; 403 `insufficient_scope` for a change with a read key; 400 `invalid` (with `param`) for malformed input and for each body field or query parameter the operation does not take; 429 `too_many_requests` after repeated bad keys, whatever key is sent until the window ends.';

@@ -3,7 +3,7 @@ import type { Deps } from '../../../flows/context.js';
 import * as admin from '../../../flows/admin/users.js';
 import { parsePhone } from '../../../flows/phone/phone-number.js';
 import { normalizeEmail } from '../../../flows/validate.js';
-import { adminEndpoint, created, invalidInput, ok, refused, userEndpoint } from '../endpoint.js';
+import { adminEndpoint, created, invalidInput, ok, refused, userEndpoint, type AdminCall } from '../endpoint.js';
 import { userDetailsView, userView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, decodeCursor, Limit, limitOf, pageMeta, UserParams } from './common.js';
@@ -52,6 +52,11 @@ const PasswordBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The console's one active administrator, about to disable or delete their own account. */
+async function lockingThemselvesOut(deps: Deps, call: AdminCall, userId: number): Promise<boolean> {
+  return call.userId === userId && (await admin.isSoleActiveAdmin(deps, userId));
+}
 
 /** A user with their addresses and phone number, as the answers show them; null when gone. */
 async function details(deps: Deps, id: number) {
@@ -130,12 +135,13 @@ export const users = [
     path: '/users/:id',
     tags,
     summary: 'Change a user',
-    description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`. ${COMMON_ERRORS}`,
+    description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`; 409 \`last_admin\` (param is_active) when the console's only active administrator disables themselves. ${COMMON_ERRORS}`,
     params: UserParams,
     body: UpdateBody,
     response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
     run: async (deps, call, input, user) => {
       const body = input.body ?? {};
+      if (body.is_active === false && (await lockingThemselvesOut(deps, call, user.id))) return refused(409, 'last_admin', 'is_active');
       if (body.username !== undefined) {
         const changed = await admin.changeUsername(deps, call.source(), user, body.username);
         if (!changed.ok) return invalidInput(changed.errors);
@@ -149,9 +155,12 @@ export const users = [
     path: '/users/:id',
     tags,
     summary: 'Delete a user',
-    description: `For good, with addresses, sessions and authenticators. Records \`account.deleted\`. 404 \`not_found\`. ${COMMON_ERRORS}`,
+    description: `For good, with addresses, sessions and authenticators. Records \`account.deleted\`. 404 \`not_found\`; 409 \`last_admin\` when the console's only active administrator deletes themselves. ${COMMON_ERRORS}`,
     params: UserParams,
-    run: async (deps, call, _input, user) => ((await admin.deleteAccount(deps, call.source(), user)) ? ok({ id: user.id, deleted: true }) : refused(404, 'not_found', 'id')),
+    run: async (deps, call, _input, user) => {
+      if (await lockingThemselvesOut(deps, call, user.id)) return refused(409, 'last_admin', 'id');
+      return (await admin.deleteAccount(deps, call.source(), user)) ? ok({ id: user.id, deleted: true }) : refused(404, 'not_found', 'id');
+    },
   }),
   userEndpoint({
     method: 'POST',
