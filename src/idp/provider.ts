@@ -18,6 +18,8 @@ import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
 import { supportedScopes } from './supported-scopes.js';
+import { answerUnhandledErrors } from './unhandled-errors.js';
+import { saveUnsavedDeviceSession } from './device-page-session.js';
 import { originAllowed } from './uris.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
@@ -140,11 +142,12 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const scopes = supportedScopes(provider);
   onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
 
+  provider.use(answerUnhandledErrors(provider, deps.logError));
+  provider.use(saveUnsavedDeviceSession(config.session.cookieAge));
   provider.use(devicePolling(settings, deps.now));
   provider.use(refreshExtendsGrant(settings.refreshTokenExpiresIn));
   provider.use(logoutHandover(config, deps.endBrowserSession));
   recordTokenEvents(provider, deps.audit);
-  provider.on('server_error', (_ctx: unknown, error: unknown) => deps.logError(error, 'OpenID provider error'));
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
