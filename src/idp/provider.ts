@@ -20,6 +20,8 @@ import { refreshExtendsGrant } from './refresh-lifetime.js';
 import { supportedScopes } from './supported-scopes.js';
 import { answerUnhandledErrors } from './unhandled-errors.js';
 import { saveUnsavedDeviceSession } from './device-page-session.js';
+import { throttleClientAuth } from './client-auth-throttle.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
 import { originAllowed } from './uris.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
@@ -43,6 +45,8 @@ export interface ProviderDeps {
   logError(error: unknown, message: string): void;
   /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
   endBrowserSession: EndBrowserSession;
+  /** IDP_OIDC_RATE_LIMITS' limiter (client_auth_failed), when any limit is on. */
+  limiter?: RateLimiter;
 }
 
 /** Builds the provider for one issuer. */
@@ -151,5 +155,6 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
+  if (deps.limiter) throttleClientAuth(provider, deps.limiter);
   return provider;
 }
