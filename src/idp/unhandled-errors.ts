@@ -2,17 +2,24 @@ import { asUnavailable } from '../store/unavailable.js';
 import { errorPage, htmlBody } from './pages.js';
 import { servedRequest } from './served-requests.js';
 
-// An error that escapes oidc-provider's own handlers (a bug, a lost
-// database) would be answered by Koa with a plain-text 500 and printed to
-// standard error. It is answered here as the provider answers its own
-// errors, OAuth's JSON or its error page for a browser, and every provider
-// error is logged through the server's logger with the request's id.
+// What Koa would answer in plain text is answered here as the provider
+// answers its own errors, OAuth's JSON or its error page for a browser: an
+// error that escapes the provider's handlers (a bug, a lost database),
+// which Koa would also print to standard error, and a request none of its
+// routes takes (a method or a path below one it does not serve). Every
+// provider error is logged through the server's logger with the request id.
 
 export type LogError = (error: unknown, message: string) => void;
 
 function logFor(ctx: any, fallback: LogError): LogError {
   const served = servedRequest(ctx?.req);
   return served ? (error, message) => served.log.error({ err: error }, message) : fallback;
+}
+
+function answer(ctx: any, status: number, out: { error: string; error_description: string }): void {
+  ctx.status = status;
+  if (ctx.accepts('json', 'html') === 'html') htmlBody(ctx, errorPage('Sign-in failed', out.error_description));
+  else ctx.body = out;
 }
 
 /** The provider's outermost middleware (the first provider.use), and its error events logged. */
@@ -25,13 +32,11 @@ export function answerUnhandledErrors(provider: any, fallback: LogError) {
       await next();
     } catch (error) {
       logFor(ctx, fallback)(error, 'OpenID provider error');
-      const unavailable = asUnavailable(error) !== null;
-      ctx.status = unavailable ? 503 : 500;
-      const out = unavailable
-        ? { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable, try again later' }
-        : { error: 'server_error', error_description: 'oops! something went wrong' };
-      if (ctx.accepts('json', 'html') === 'html') htmlBody(ctx, errorPage('Sign-in failed', out.error_description));
-      else ctx.body = out;
+      if (asUnavailable(error)) answer(ctx, 503, { error: 'temporarily_unavailable', error_description: 'the service is temporarily unavailable, try again later' });
+      else answer(ctx, 500, { error: 'server_error', error_description: 'oops! something went wrong' });
+      return;
     }
+    // Koa's own 404: no route of the provider's set a body.
+    if (ctx.status === 404 && ctx.body == null) answer(ctx, 404, { error: 'invalid_request', error_description: 'unrecognized route or not allowed method' });
   };
 }
