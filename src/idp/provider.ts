@@ -41,7 +41,7 @@ export interface ProviderDeps {
   now: () => number;
   /** Records an audit event of the provider's (token issued, revoked, a refresh token replayed). */
   audit: RecordProviderEvent;
-  /** Where the provider's internal errors (500s) are logged. */
+  /** Where the provider's errors are logged when the request's own logger is not known (served-requests.ts). */
   logError(error: unknown, message: string): void;
   /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
   endBrowserSession: EndBrowserSession;
