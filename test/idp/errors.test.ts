@@ -75,6 +75,17 @@ describeEachDatabase('regression: the provider answers bad input without a 500 (
     }
   });
 
+  it('a method or a subpath the provider does not route: OAuth\'s 404, or the error page, not Koa\'s plain text', async () => {
+    for (const path of ['/identity/o/api/token', '/identity/o/api/revoke/x', '/.well-known/openid-configuration/x']) {
+      const json = await fetch(`${server().baseUrl}${path}`);
+      assert.equal(json.status, 404, path);
+      assert.equal((await json.json()).error, 'invalid_request');
+      const page = await fetch(`${server().baseUrl}${path}`, { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 404);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    }
+  });
+
   it('HTTP/1.0 without a Host, or with one that names no host, is refused before the provider', async () => {
     assertEnvelope(await rawExchange(server().baseUrl, 'GET /.well-known/openid-configuration HTTP/1.0\r\n\r\n'), 400, 'host');
     for (const host of ['%%%', 'a@b', 'x y', '-bad-.test']) {
