@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import type { RateLimitRule } from './rate-limits.js';
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readOptional, type Env } from './env.js';
 
 // The OpenID provider (allauth.idp.oidc), off unless IDP_OIDC_ENABLED: the
@@ -17,7 +18,7 @@ export interface IdpSettings {
   enabled: boolean;
   /** IDP_OIDC_PRIVATE_KEY: the PEM key ID tokens (and JWT access tokens) are signed with; RSA or EC. */
   privateKeyPem: string | null;
-  /** IDP_OIDC_ISSUER: fixes the issuer; unset, as in the reference, it is the origin the request came to. */
+  /** IDP_OIDC_ISSUER: fixes the issuer (required in production); unset, as in the reference, it is the origin the request came to. */
   issuer: string | null;
   /** Seconds; the reference's fixed five minutes. */
   idTokenExpiresIn: number;
@@ -32,6 +33,8 @@ export interface IdpSettings {
   userCodeFormat: UserCodeFormat;
   /** Per-IP limit on device user code attempts: [count, seconds], or null for none. */
   deviceUserCodeLimit: { count: number; seconds: number } | null;
+  /** Rules on wrong client secrets, per client id (`key`) and per IP; empty for none. */
+  clientAuthFailedLimits: RateLimitRule[];
   rpInitiatedLogoutAsksForOpLogout: boolean;
   /** IDP_OIDC_USERINFO_ENDPOINT: an external userinfo URL announced in discovery; the built-in one is then off. */
   userinfoEndpoint: string | null;
@@ -54,20 +57,41 @@ function readUserCodeFormat(env: Env): UserCodeFormat {
   return { length, numeric, dashed };
 }
 
-/** The reference's default is 5/m/ip for device_user_code; IDP_OIDC_RATE_LIMITS overrides it (false: none). */
-function readRateLimits(env: Env): IdpSettings['deviceUserCodeLimit'] {
+const ACTIONS = ['device_user_code', 'client_auth_failed'];
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** Rules "amount/period/per" joined by commas, each per one of `pers` (the first when left out), or false for none. */
+function readRules(action: string, rule: unknown, pers: readonly RateLimitRule['per'][], example: string): RateLimitRule[] {
+  if (rule === false) return [];
+  const invalid = new ConfigError(`IDP_OIDC_RATE_LIMITS.${action}: expected rules such as "${example}" (per ${pers.join(' or ')}), or false`);
+  if (typeof rule !== 'string') throw invalid;
+  return rule.split(',').map((text) => {
+    const match = /^(\d+)\/(\d*)([smhd])(?:\/(\w+))?$/.exec(text.trim());
+    const per = (match?.[4] ?? pers[0]) as RateLimitRule['per'];
+    if (!match || !pers.includes(per) || Number(match[1]) < 1) throw invalid;
+    return { amount: Number(match[1]), periodSeconds: (match[2] ? Number(match[2]) : 1) * UNIT_SECONDS[match[3] as keyof typeof UNIT_SECONDS], per };
+  });
+}
+
+/**
+ * The reference's default is 5/m/ip for device_user_code; client_auth_failed
+ * is ours. IDP_OIDC_RATE_LIMITS overrides either (false: none), or is false
+ * for no limits at all.
+ */
+function readRateLimits(env: Env): Pick<IdpSettings, 'deviceUserCodeLimit' | 'clientAuthFailedLimits'> {
   const raw = readOptional(env, 'IDP_OIDC_RATE_LIMITS');
-  if (raw !== undefined && raw.trim().toLowerCase() === 'false') return null;
+  if (raw !== undefined && raw.trim().toLowerCase() === 'false') return { deviceUserCodeLimit: null, clientAuthFailedLimits: [] };
   const rules = raw === undefined ? {} : readJsonObject(env, 'IDP_OIDC_RATE_LIMITS')!;
   for (const key of Object.keys(rules)) {
-    if (key !== 'device_user_code') throw new ConfigError(`IDP_OIDC_RATE_LIMITS: unknown action "${key}"; allowed: device_user_code`);
+    if (!ACTIONS.includes(key)) throw new ConfigError(`IDP_OIDC_RATE_LIMITS: unknown action "${key}"; allowed: ${ACTIONS.join(', ')}`);
   }
-  const rule = rules.device_user_code ?? '5/m/ip';
-  if (rule === false) return null;
-  const match = typeof rule === 'string' ? /^(\d+)\/(\d*)([smhd])(?:\/ip)?$/.exec(rule.trim()) : null;
-  if (!match) throw new ConfigError('IDP_OIDC_RATE_LIMITS.device_user_code: expected a rule such as "5/m/ip", or false');
-  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[match[3] as 's' | 'm' | 'h' | 'd'];
-  return { count: Number(match[1]), seconds: (match[2] ? Number(match[2]) : 1) * unit };
+  const deviceRules = readRules('device_user_code', rules.device_user_code ?? '5/m/ip', ['ip'], '5/m/ip');
+  if (deviceRules.length > 1) throw new ConfigError('IDP_OIDC_RATE_LIMITS.device_user_code: one rule, such as "5/m/ip"');
+  const device = deviceRules[0];
+  return {
+    deviceUserCodeLimit: device ? { count: device.amount, seconds: device.periodSeconds } : null,
+    clientAuthFailedLimits: readRules('client_auth_failed', rules.client_auth_failed ?? '20/m/ip,10/m/key', ['ip', 'key'], '20/m/ip,10/m/key'),
+  };
 }
 
 function readPrivateKey(env: Env, enabled: boolean): string | null {
@@ -94,15 +118,16 @@ function readUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-export function readIdpSettings(env: Env, production: boolean, warnings: string[]): IdpSettings {
+export function readIdpSettings(env: Env, production: boolean): IdpSettings {
   const enabled = readBool(env, 'IDP_OIDC_ENABLED', false);
   if (enabled && production) {
     // The login hand-over must reach the real SPA, never the development default.
     if (readOptional(env, 'FRONTEND_URL') === undefined && !('account_login' in (readJsonObject(env, 'HEADLESS_FRONTEND_URLS') ?? {}))) {
       throw new ConfigError('HEADLESS_FRONTEND_URLS: account_login is required when NODE_ENV=production, IDP_OIDC_ENABLED is on and FRONTEND_URL is unset');
     }
+    // Unset, the issuer would be whatever Host (or X-Forwarded-Host) a request names: tokens and discovery for any host.
     if (readOptional(env, 'IDP_OIDC_ISSUER') === undefined) {
-      warnings.push('IDP_OIDC_ISSUER is unset: the issuer is taken from each request\'s Host (and X-Forwarded-Host behind TRUSTED_PROXY_COUNT proxies); set it unless the proxy in front only passes your own host names');
+      throw new ConfigError('IDP_OIDC_ISSUER is required when NODE_ENV=production and IDP_OIDC_ENABLED is on (the provider\'s public URL, e.g. https://auth.example.com)');
     }
   }
   return {
@@ -118,7 +143,7 @@ export function readIdpSettings(env: Env, production: boolean, warnings: string[
     deviceCodeExpiresIn: readInt(env, 'IDP_OIDC_DEVICE_CODE_EXPIRES_IN', 300, { min: 30, max: 86400 }),
     deviceCodeInterval: readInt(env, 'IDP_OIDC_DEVICE_CODE_INTERVAL', 5, { min: 1, max: 60 }),
     userCodeFormat: readUserCodeFormat(env),
-    deviceUserCodeLimit: readRateLimits(env),
+    ...readRateLimits(env),
     rpInitiatedLogoutAsksForOpLogout: readBool(env, 'IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT', true),
     userinfoEndpoint: readUrl(env, 'IDP_OIDC_USERINFO_ENDPOINT'),
     backchannelLogoutAllowPrivate: readBool(env, 'IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE', false),

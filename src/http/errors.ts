@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, type HttpErrorCode } from './messages.js';
@@ -90,6 +90,42 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
 }
 
+/**
+ * A request refused where no outcome can be returned (a lookup under a
+ * route's handler, such as the provider of the request's issuer): the
+ * envelope's 400 `bad_request`, naming the part of the request at fault.
+ */
+export class RequestRefused extends Error {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An Expect header other than 100-continue (Node's `checkExpectation`):
+ * Node would answer 417 with no body; the same 417 in the envelope.
+ */
+export function expectationFailed(_request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify(errorBody(417, [{ code: 'bad_request', param: 'expect', message: 'Only "Expect: 100-continue" is understood.' }]));
+  response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
+  response.end(body);
+}
+
+/**
+ * An HTTP/1.1 request without Host is refused (RFC 9112 section 3.2). Node
+ * does so itself with an empty body unless told not to (requireHostHeader,
+ * fastify-base.ts); here it gets the envelope. HTTP/1.0 has no Host to require.
+ */
+export function refuseMissingHost(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.headers.host !== undefined || request.raw.httpVersion !== '1.1') return done();
+    void reply.code(400).header('connection', 'close').send(errorBody(400, [{ code: 'bad_request', param: 'host', message: 'A Host header is required.' }]));
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -107,6 +143,10 @@ export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
     if (error.validation) {
       const body = errorBody(400, validationErrors(error.validation as AjvError[], error.validationContext));
       return reply.code(400).send(body);
+    }
+    if (error instanceof RequestRefused) {
+      request.log.info({ param: error.param }, 'request refused');
+      return reply.code(400).send(errorBody(400, [{ code: 'bad_request', param: error.param, message: error.message }]));
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return reply.code(known.status).send(errorBody(known.status, [{ code: known.code }]));

@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { Deps } from '../flows/context.js';
 import type { Logger } from '../observability/logger.js';
 import { AccessLog } from '../observability/access-log.js';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.js';
+import { clientErrorHandler, expectationFailed, frameworkErrorHandler, refuseMissingHost, registerErrorHandling } from './errors.js';
 import { refuseControlCharacters } from './control-characters.js';
 import { RequestObserver } from './request-observer.js';
 import { withLazyRequestLoggers } from './request-logger.js';
@@ -29,7 +29,11 @@ export function fastifyBase(deps: Deps, logger: Logger, options: { loggerInstanc
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // Refused in the envelope instead (refuseMissingHost), not with Node's empty 400.
+    http: { requireHostHeader: false },
   });
+  app.server.on('checkExpectation', expectationFailed);
+  refuseMissingHost(app);
   registerErrorHandling(app, deps);
   refuseControlCharacters(app);
   app.decorateRequest('outcome', null);

@@ -21,6 +21,10 @@ import { IDP_PATHS } from './paths.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
 import { sessionIdsFromOurSessions } from './session-ids.js';
 import { supportedScopes } from './supported-scopes.js';
+import { answerUnhandledErrors } from './unhandled-errors.js';
+import { saveUnsavedDeviceSession } from './device-page-session.js';
+import { throttleClientAuth } from './client-auth-throttle.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
 import { originAllowed } from './uris.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
@@ -40,10 +44,12 @@ export interface ProviderDeps {
   now: () => number;
   /** Records an audit event of the provider's (token issued, revoked, a refresh token replayed). */
   audit: RecordProviderEvent;
-  /** Where the provider's internal errors (500s) are logged. */
+  /** Where the provider's errors are logged when the request's own logger is not known (served-requests.ts). */
   logError(error: unknown, message: string): void;
   /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
   endBrowserSession: EndBrowserSession;
+  /** IDP_OIDC_RATE_LIMITS' limiter (client_auth_failed), when any limit is on. */
+  limiter?: RateLimiter;
 }
 
 /** Builds the provider for one issuer. */
@@ -149,15 +155,17 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const scopes = supportedScopes(provider);
   onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
 
+  provider.use(answerUnhandledErrors(provider, deps.logError));
+  provider.use(saveUnsavedDeviceSession(config.session.cookieAge));
   recordInteractionTime(provider, deps.now);
   sessionIdsFromOurSessions(provider, deps);
   provider.use(devicePolling(settings, deps.now));
   provider.use(refreshExtendsGrant(settings.refreshTokenExpiresIn));
   logoutHandover(provider, config, deps.endBrowserSession);
   recordTokenEvents(provider, deps.audit);
-  provider.on('server_error', (_ctx: unknown, error: unknown) => deps.logError(error, 'OpenID provider error'));
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
+  if (deps.limiter) throttleClientAuth(provider, deps.limiter);
   return provider;
 }

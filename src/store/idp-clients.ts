@@ -106,7 +106,17 @@ export async function upsertIdpClient(conn: Conn, client: IdpClientRecord): Prom
   return 'inserted';
 }
 
+/**
+ * Whether `id` could name a row (the column holds up to 100 characters):
+ * what a client sends as its id reaches these lookups as it came, and
+ * PostgreSQL refuses a NUL byte in text with an error rather than a miss.
+ */
+function possibleId(id: string): boolean {
+  return id.length > 0 && id.length <= 100 && !/[\u0000-\u001f\u007f-\u009f]/.test(id);
+}
+
 export async function findIdpClient(conn: Conn, id: string): Promise<IdpClientRecord | null> {
+  if (!possibleId(id)) return null;
   const row = await conn.selectFrom('idp_clients').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toRecord(row) : null;
 }
@@ -117,11 +127,13 @@ export async function listIdpClients(conn: Conn): Promise<IdpClientRecord[]> {
 }
 
 export async function setIdpClientSecret(conn: Conn, id: string, secretHash: string): Promise<boolean> {
+  if (!possibleId(id)) return false;
   const result = await conn.updateTable('idp_clients').set({ secret_hash: secretHash }).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteIdpClient(conn: Conn, id: string): Promise<boolean> {
+  if (!possibleId(id)) return false;
   const result = await conn.deleteFrom('idp_clients').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -25,6 +25,7 @@ export async function loadIdpProvider(): Promise<IdpProviderFactory> {
         logError: (error, message) => deps.log.error({ err: error }, message),
         endBrowserSession: (key, ip, userAgent) => endBrowserSession(deps, key, ip, userAgent),
         audit: (event) => recordProviderEvent(deps, event),
+        limiter: deps.idpLimiter,
       },
       issuer,
     );

@@ -7,8 +7,11 @@ import { requestAuth } from '../../../idp/client-metadata.js';
 import { DEVICE_USER_CODE } from '../../../idp/rate-limit.js';
 import { DIGEST_REF } from '../../../idp/adapter.js';
 import { errorPage } from '../../../idp/pages.js';
+import { requestIssuer } from '../../../idp/issuer.js';
+import { serving } from '../../../idp/served-requests.js';
 import { hashSecret } from '../../../security/secrets.js';
 import { customEndpoint, mountEndpoints, type Endpoint } from '../../endpoint.js';
+import { RequestRefused } from '../../errors.js';
 import { PAGE_HEADERS, sendPage } from './pages.js';
 
 // The OpenID provider under the reference's paths (IDP_OIDC_ENABLED).
@@ -22,12 +25,13 @@ import { PAGE_HEADERS, sendPage } from './pages.js';
 
 export type IdpProviders = (request: Pick<FastifyRequest, 'protocol' | 'host'>) => { provider: any; issuer: string };
 
-/** One provider per issuer: unset, the issuer is the origin of the request, as in the reference. */
+/** One provider per issuer: unset, the issuer is the origin of the request, as in the reference (a host's only: issuer.ts). */
 export async function idpProviders(deps: Deps): Promise<IdpProviders> {
   const idpProvider = await loadIdpProvider();
   const byIssuer = new Map<string, any>();
   return (request) => {
-    const issuer = deps.config.idp.issuer ?? `${request.protocol}://${request.host}`;
+    const issuer = deps.config.idp.issuer ?? requestIssuer(request.protocol, request.host);
+    if (issuer === null) throw new RequestRefused('host', 'The Host header does not name a host.');
     let provider = byIssuer.get(issuer);
     if (!provider) {
       // A bounded set: a client inventing Host headers cannot grow it.
@@ -50,6 +54,9 @@ async function passThrough(deps: Deps, providers: IdpProviders, request: Fastify
   }
   reply.hijack();
   for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.raw.setHeader(name, value);
+  reply.raw.setHeader('x-request-id', request.id);
+  // The provider logs its errors with the request's id, and limits by the address the trusted proxies give.
+  serving(request.raw, { log: request.log, ip: request.ip });
   const basic = /^basic /i.test(request.headers.authorization ?? '');
   await requestAuth.run({ basic, byDigest }, () => provider.callback()(request.raw, reply.raw));
 }
