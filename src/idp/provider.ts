@@ -152,6 +152,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     clockTolerance: 5,
   });
   provider.proxy = config.trustedProxyCount > 0;
+  // The client's address is the one the nearest trusted proxy saw: Koa would otherwise take the leftmost X-Forwarded-For, which the client writes.
+  provider.maxIpsCount = config.trustedProxyCount;
   const scopes = supportedScopes(provider);
   onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
 

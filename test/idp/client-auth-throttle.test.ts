@@ -1,6 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
+import { eventsOf } from '../audit/support.js';
 import { IDP_ENV, registerClient } from './support.js';
 
 // Issue 33 item 7: failed client authentication was not limited; 150 wrong
@@ -56,5 +57,19 @@ describeEachDatabase('regression: failed client authentication is limited (issue
     const refused = await authenticate(client, '10.0.3.1', client.secret, PATHS.revoke);
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error, 'too_many_requests');
+  });
+});
+
+describeEachDatabase('the provider\'s audit events take the address the trusted proxy saw', ENV, ({ server }) => {
+  it('not the leftmost X-Forwarded-For, which the client writes', async () => {
+    const client = await registerClient(server(), { grantTypes: ['client_credentials'] });
+    const response = await fetch(`${server().baseUrl}${PATHS.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '6.6.6.6, 10.0.9.9', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` },
+      body: 'grant_type=client_credentials',
+    });
+    assert.equal(response.status, 200);
+    const issued = (await eventsOf(server(), 'idp.token_issued')).filter((e) => (e.detail as { client_id?: string }).client_id === client.id);
+    assert.deepEqual(issued.map((e) => e.ip), ['10.0.9.9']);
   });
 });
