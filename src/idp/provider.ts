@@ -8,6 +8,7 @@ import { signingKey } from '../security/idp-signing-key.js';
 import { createAdapterClass } from './adapter.js';
 import { findAccount } from './account.js';
 import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
+import { clientAuthentication } from './client-auth-methods.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
@@ -49,6 +50,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const settings = config.idp;
   const { jwk, alg } = signingKey(settings.privateKeyPem!);
   const ring = secretRing(config);
+  const clientAuth = clientAuthentication(config.production);
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
@@ -72,8 +74,12 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
-    // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
-    ...(settings.userinfoEndpoint ? { discovery: { userinfo_endpoint: settings.userinfoEndpoint } } : {}),
+    ...clientAuth,
+    discovery: {
+      ...clientAuth.discovery,
+      // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
+      ...(settings.userinfoEndpoint ? { userinfo_endpoint: settings.userinfoEndpoint } : {}),
+    },
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,
@@ -90,6 +96,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       userinfo: { enabled: settings.userinfoEndpoint === null },
       deviceFlow: deviceFlowFeature(settings),
       rpInitiatedLogout: logoutFeature(config),
+      // Sender-constrained tokens (RFC 9449), oidc-provider's default, stated: see docs/idp.md.
+      dPoP: { enabled: true },
     },
     pkce: {
       // Public clients must use PKCE (S256, the only method offered); confidential ones may.

@@ -5,6 +5,12 @@ import type { Conn } from './db.js';
 
 export type IdpClientType = 'confidential' | 'public';
 
+/** How a client authenticates at the token endpoint (see idp/client-auth-methods.ts). */
+export type IdpClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/** A client's public JWK Set (see idp/client-keys.ts). */
+export type IdpClientJwks = { keys: Record<string, unknown>[] };
+
 export interface IdpClientRecord {
   id: string;
   name: string;
@@ -22,6 +28,10 @@ export interface IdpClientRecord {
   backchannelLogoutUri: string | null;
   ownerId: number | null;
   createdAt: number;
+  /** none for public clients; private_key_jwt clients have no secret, but keys (jwks or jwksUri). */
+  tokenEndpointAuthMethod: IdpClientAuthMethod;
+  jwks: IdpClientJwks | null;
+  jwksUri: string | null;
 }
 
 type Row = {
@@ -41,6 +51,9 @@ type Row = {
   backchannel_logout_uri: string | null;
   owner_id: number | null;
   created_at: number | string;
+  token_endpoint_auth_method: string;
+  jwks: string | null;
+  jwks_uri: string | null;
 };
 
 function toRecord(row: Row): IdpClientRecord {
@@ -61,6 +74,9 @@ function toRecord(row: Row): IdpClientRecord {
     backchannelLogoutUri: row.backchannel_logout_uri,
     ownerId: row.owner_id,
     createdAt: Number(row.created_at),
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method as IdpClientAuthMethod,
+    jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as IdpClientJwks),
+    jwksUri: row.jwks_uri,
   };
 }
 
@@ -82,6 +98,9 @@ function toRow(client: IdpClientRecord) {
     backchannel_logout_uri: client.backchannelLogoutUri,
     owner_id: client.ownerId,
     created_at: client.createdAt,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    jwks: client.jwks === null ? null : JSON.stringify(client.jwks),
+    jwks_uri: client.jwksUri,
   };
 }
 

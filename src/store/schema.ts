@@ -273,6 +273,10 @@ export interface IdpClientsTable {
   backchannel_logout_uri: string | null;
   owner_id: number | null;
   created_at: number;
+  /** See migrations/016_idp_client_keys.ts. */
+  token_endpoint_auth_method: Generated<string>;
+  jwks: string | null;
+  jwks_uri: string | null;
 }
 
 /** What oidc-provider persists, by model and id (SHA-256 of the id for bearer secrets). */

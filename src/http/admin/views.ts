@@ -118,5 +118,8 @@ export function idpClientView(client: IdpClientRecord) {
     skip_consent: client.skipConsent,
     backchannel_logout_uri: client.backchannelLogoutUri,
     created_at: iso(client.createdAt),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    jwks: client.jwks,
+    jwks_uri: client.jwksUri,
   };
 }

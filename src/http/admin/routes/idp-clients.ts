@@ -4,6 +4,7 @@ import { adminEndpoint, created, ok, refused, type AdminAnswer } from '../endpoi
 import { idpClientView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS } from './common.js';
+import { CLIENT_AUTH_METHODS } from '../../../idp/client-auth-methods.js';
 
 // flows/admin/idp-clients.ts: the OpenID provider's clients (IDP_OIDC_*),
 // the CLI's `idp clients` as a resource. A secret is in the answer of the
@@ -29,6 +30,11 @@ const CreateBody = Type.Object(
     allow_uri_wildcards: Type.Optional(Type.Boolean()),
     skip_consent: Type.Optional(Type.Boolean()),
     backchannel_logout_uri: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    token_endpoint_auth_method: Type.Optional(
+      Type.Union(CLIENT_AUTH_METHODS.map((m) => Type.Literal(m)), { description: 'client_secret_basic by default for a confidential client (its secret, sent either way); private_key_jwt: no secret, keys in jwks or jwks_uri; none for a public one.' }),
+    ),
+    jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false, description: 'private_key_jwt: the public JWK Set (RSA, EC P-256 or Ed25519 keys).' })),
+    jwks_uri: Type.Optional(Type.String({ maxLength: 2000, description: 'private_key_jwt: an https URL serving the JWK Set instead.' })),
   },
   { additionalProperties: false },
 );
@@ -73,7 +79,7 @@ export const idpClients = [
     path: '/idp/clients',
     tags,
     summary: 'Register a client',
-    description: `The reference's client model; \`meta.client_secret\` is the secret of a confidential client, shown only in this answer. Records \`idp_client.created\`. Errors: 400 \`invalid\` (param: the field the client model refuses), 409 \`client_exists\` (param id). ${COMMON_ERRORS}`,
+    description: `The reference's client model, and how the client authenticates; \`meta.client_secret\` is the secret of a confidential client, shown only in this answer (null for public and private_key_jwt clients). Records \`idp_client.created\`. Errors: 400 \`invalid\` (param: the field the client model refuses), 409 \`client_exists\` (param id). ${COMMON_ERRORS}`,
     body: CreateBody,
     response: responses({ 201: WithSecret }),
     run: async (deps, call, { body: b }) => {
@@ -91,6 +97,9 @@ export const idpClients = [
         allowUriWildcards: b.allow_uri_wildcards,
         skipConsent: b.skip_consent,
         backchannelLogoutUri: b.backchannel_logout_uri ?? null,
+        tokenEndpointAuthMethod: b.token_endpoint_auth_method,
+        jwks: b.jwks,
+        jwksUri: b.jwks_uri,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
     },
@@ -100,13 +109,13 @@ export const idpClients = [
     path: '/idp/clients/:client_id/rotate-secret',
     tags,
     summary: "Replace a client's secret",
-    description: `The new secret is in \`meta.client_secret\`, shown only now; the old one stops working at once. Records \`idp_client.secret_rotated\`. Errors: 404 \`not_found\`, 409 \`public_client\`. ${COMMON_ERRORS}`,
+    description: `The new secret is in \`meta.client_secret\`, shown only now; the old one stops working at once. Records \`idp_client.secret_rotated\`. Errors: 404 \`not_found\`, 409 \`public_client\` or \`private_key_jwt_client\` (no secret to replace). ${COMMON_ERRORS}`,
     params: ClientParams,
     response: responses({ 200: WithSecret }),
     run: async (deps, call, { params }) => {
       const { client_id: id } = params;
       const result = await admin.rotateIdpClientSecret(deps, call.source(), id);
-      if (!result.ok) return result.reason === 'public_client' ? refused(409, 'public_client', 'client_id') : refused(404, 'not_found', 'client_id');
+      if (!result.ok) return result.reason === 'not_found' ? refused(404, 'not_found', 'client_id') : refused(409, result.reason, 'client_id');
       return ok(idpClientView((await admin.idpClient(deps, id))!), { client_secret: result.secret });
     },
   }),
