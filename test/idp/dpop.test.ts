@@ -81,6 +81,21 @@ describeEachDatabase('OpenID provider: DPoP', IDP_ENV, ({ server }) => {
     assert.equal((await oidc.fetchUserInfo(rp, refreshed.access_token, tokens.claims()!.sub, { DPoP: handle })).sub, tokens.claims()!.sub);
   });
 
+  it('binds the authorization code to the key named in the request (dpop_jkt)', async () => {
+    const client = await registerClient(server(), { skipConsent: true });
+    const rp = await relyingParty(server(), client);
+    const { api } = await loggedInBrowser(server());
+    const named = await dpopKey(rp);
+    const exchange = async (DPoP: oidc.DPoPHandle) => {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: REDIRECT_URI, scope: 'openid', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state: 'st', dpop_jkt: named.jkt });
+      const callback = await authorize(server(), api, url, 'none');
+      return oidc.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier, expectedState: 'st' }, undefined, { DPoP });
+    };
+    await assert.rejects(exchange((await dpopKey(rp)).handle), refused('invalid_grant'));
+    assert.equal((await exchange(named.handle)).token_type.toLowerCase(), 'dpop');
+  });
+
   it('refuses a proof used a second time', async () => {
     const client = await registerClient(server(), { grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid', 'read'] });
     const rp = await relyingParty(server(), client);
