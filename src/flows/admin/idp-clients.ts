@@ -84,10 +84,10 @@ export function validateClientAuthentication(client: IdpClientRecord, production
   if (method !== 'private_key_jwt') return hasKeys ? invalid(client.jwks !== null ? 'jwks' : 'jwks_uri', 'keys are for private_key_jwt clients (token_endpoint_auth_method)') : null;
   if (!hasKeys) return invalid('jwks', 'private_key_jwt needs the client\'s public keys: jwks or jwks_uri');
   if (client.jwks !== null && client.jwksUri !== null) return invalid('jwks_uri', 'jwks or jwks_uri, not both');
-  const problem = client.jwks !== null ? jwksProblem(client.jwks) : null;
-  if (problem) return invalid('jwks', problem);
-  const uriProblem = client.jwksUri !== null ? jwksUriProblem(client.jwksUri, production) : null;
-  return uriProblem ? invalid('jwks_uri', uriProblem) : null;
+  const keysRefusal = client.jwks !== null ? jwksProblem(client.jwks) : null;
+  if (keysRefusal) return invalid('jwks', keysRefusal);
+  const uriRefusal = client.jwksUri !== null ? jwksUriProblem(client.jwksUri, production) : null;
+  return uriRefusal ? invalid('jwks_uri', uriRefusal) : null;
 }
 
 export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, input: IdpClientInput): Promise<{ ok: true; client: IdpClientRecord; secret: string | null } | IdpClientProblem> {
