@@ -57,7 +57,10 @@ describeEachDatabase('OpenID provider: discovery', IDP_ENV, ({ server }) => {
     }
   });
 
-  it('does not take client_secret_jwt: the secret is kept as a hash, so its HMAC could not be checked', async () => {
+  it('neither announces nor takes client_secret_jwt: the secret is kept as a hash, so its HMAC could not be checked', async () => {
+    const doc = await discovery();
+    assert.equal(doc.token_endpoint_auth_methods_supported.includes('client_secret_jwt'), false);
+    assert.equal(doc.token_endpoint_auth_signing_alg_values_supported.includes('HS256'), false);
     const client = await registerClient(server(), { grantTypes: ['client_credentials'], redirectUris: [], scopes: ['read'] });
     const rp = await oidc.discovery(new URL(server().baseUrl), client.id, undefined, oidc.ClientSecretJwt(client.secret!), { execute: [oidc.allowInsecureRequests] });
     await assert.rejects(oidc.clientCredentialsGrant(rp, { scope: 'read' }), refusedClient);
