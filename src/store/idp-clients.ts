@@ -135,6 +135,11 @@ export async function setIdpClientSecret(conn: Conn, id: string, secretHash: str
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** A private_key_jwt client's keys: an inline JWK Set or a jwks_uri, the other cleared. */
+export async function setIdpClientKeys(conn: Conn, id: string, jwks: IdpClientJwks | null, jwksUri: string | null): Promise<void> {
+  await conn.updateTable('idp_clients').set({ jwks: jwks === null ? null : JSON.stringify(jwks), jwks_uri: jwksUri }).where('id', '=', id).execute();
+}
+
 export async function deleteIdpClient(conn: Conn, id: string): Promise<boolean> {
   const result = await conn.deleteFrom('idp_clients').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

@@ -13,6 +13,7 @@ import { closeDatabase, migrateToLatest, openDatabase } from '../../src/store/db
 import { AdminClient, adminUrl, assertAdminError, newKey } from '../admin/support.js';
 import { cliError, cliJson } from '../cli/support.js';
 import { hashSecret } from '../../src/security/secrets.js';
+import { eventsOf } from '../audit/support.js';
 import { IDP_ENV, codeFlow, loggedInBrowser, registerClient } from './support.js';
 
 // private_key_jwt (RFC 7523): a confidential client with no secret that
@@ -123,6 +124,27 @@ describeEachDatabase('OpenID provider: private_key_jwt', { ...IDP_ENV, ADMIN_POR
       assert.equal(typeof secretClient.body.meta.client_secret, 'string');
     });
 
+    it('replaces a client\'s keys: the old one stops working at once', async () => {
+      const first = await keyPair('ES256');
+      const created = await writer.post('/idp/clients', { name: 'Signer', grant_types: ['client_credentials'], scopes: ['read'], token_endpoint_auth_method: 'private_key_jwt', jwks: first.jwks });
+      const { id } = created.body.data;
+      assert.ok((await oidc.clientCredentialsGrant(await relyingParty(id, first.privateKey, first.jwk.kid), { scope: 'read' })).access_token);
+
+      const next = await keyPair('ES256');
+      const replaced = await writer.put(`/idp/clients/${id}/keys`, { jwks: next.jwks });
+      assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+      assert.deepEqual(replaced.body.data.jwks, next.jwks);
+      await assert.rejects(oidc.clientCredentialsGrant(await relyingParty(id, first.privateKey, first.jwk.kid), { scope: 'read' }), refusedClient);
+      assert.ok((await oidc.clientCredentialsGrant(await relyingParty(id, next.privateKey, next.jwk.kid), { scope: 'read' })).access_token);
+      const events = await eventsOf(server(), 'idp_client.keys_replaced');
+      assert.ok(events.some((e) => (e.detail as { client_id?: string }).client_id === id));
+
+      assertAdminError(await writer.put(`/idp/clients/${id}/keys`, { jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }), 400, 'invalid', 'jwks');
+      assertAdminError(await writer.put('/idp/clients/nobody/keys', { jwks: next.jwks }), 404, 'not_found', 'client_id');
+      const secretClient = await writer.post('/idp/clients', { name: 'Secret', grant_types: ['client_credentials'] });
+      assertAdminError(await writer.put(`/idp/clients/${secretClient.body.data.id}/keys`, { jwks: next.jwks }), 400, 'invalid', 'jwks');
+    });
+
     it('refuses private keys, unusable keys, missing or misplaced keys and plain-http key URLs', async () => {
       const base = { name: 'Signer', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt' };
       const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -183,6 +205,10 @@ describe('idp clients CLI: private_key_jwt [sqlite]', () => {
 
     const remote = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Remote', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'https://rp.example/jwks']);
     assert.equal(remote.client.jwks_uri, 'https://rp.example/jwks');
+    // Its keys move: from the URL to a file.
+    const moved = await cliJson(database.url, ['idp', 'clients', 'set-keys', remote.client.id, '--jwks-file', file]);
+    assert.deepEqual(moved.client.jwks, jwks);
+    assert.equal(moved.client.jwks_uri, null);
 
     writeFileSync(join(dir, 'broken.json'), '{"keys": [');
     await cliError(database.url, ['idp', 'clients', 'create', '--name', 'Broken', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-file', join(dir, 'broken.json')], 'invalid');

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatTime, table } from '../output.js';
-import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, rotateIdpClientSecret, type IdpClientInput } from '../../flows/admin/idp-clients.js';
+import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, replaceIdpClientKeys, rotateIdpClientSecret, type IdpClientInput } from '../../flows/admin/idp-clients.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { cliSource } from '../../audit/recorder.js';
 import { idpClientView } from '../../http/admin/views.js';
@@ -125,6 +125,24 @@ export function registerIdpCommands(program: Command): void {
           throw CliError.of('public_client', `client ${id} is public: it has no secret`, 'client_id');
         }
         return { json: { client_id: id, client_secret: result.secret }, text: `client secret: ${result.secret}\n(shown only now)` };
+      }),
+    );
+
+  clients
+    .command('set-keys')
+    .description('new public keys for a private_key_jwt client (a JWK Set file or a jwks_uri); assertions signed with a key no longer there stop working at once')
+    .argument('<client_id>')
+    .option('--jwks-file <path>', 'a JSON file with the client\'s public JWK Set')
+    .option('--jwks-uri <url>', 'an https URL serving the client\'s public JWK Set')
+    .addHelpText('after', '\nErrors: not_found, invalid (param jwks or jwks_uri; also for a client that does not use private_key_jwt)')
+    .action((id: string, opts: Record<string, any>, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const result = await replaceIdpClientKeys(ctx, cliSource(ctx.now()), id, { jwks: await readJwksFile(opts.jwksFile), jwksUri: opts.jwksUri });
+        if (!result.ok) {
+          if (result.reason === 'invalid') throw CliError.of('invalid', result.message, result.param);
+          throw CliError.of('not_found', `no client ${id}`, 'client_id');
+        }
+        return { json: { client: clientJson(result.client) }, text: clientText(result.client) };
       }),
     );
 

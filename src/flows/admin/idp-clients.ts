@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
-import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientSecret, type IdpClientAuthMethod, type IdpClientJwks, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
+import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientKeys, setIdpClientSecret, type IdpClientAuthMethod, type IdpClientJwks, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
 import { newClientSecret } from '../../idp/client-secrets.js';
 import { CLIENT_AUTH_METHODS, CONFIDENTIAL_AUTH_METHODS, usesSecret } from '../../idp/client-auth-methods.js';
 import { jwksProblem, jwksUriProblem } from '../../idp/client-keys.js';
@@ -148,6 +148,29 @@ export async function rotateIdpClientSecret(deps: IdpAdminDeps, source: AuditSou
     await recordEvent(deps, tx, source, 'idp_client.secret_rotated', { userId: null, detail: { client_id: id } });
   });
   return { ok: true, secret };
+}
+
+/**
+ * New keys for a private_key_jwt client, replacing its JWK Set or its
+ * jwks_uri: assertions signed with a key no longer there stop working at
+ * once. A client that publishes at a jwks_uri rotates there without this.
+ */
+export async function replaceIdpClientKeys(
+  deps: IdpAdminDeps,
+  source: AuditSource,
+  id: string,
+  keys: { jwks?: unknown; jwksUri?: string | null },
+): Promise<{ ok: true; client: IdpClientRecord } | IdpClientProblem> {
+  const existing = await findIdpClient(deps.db, id);
+  if (!existing) return { ok: false, reason: 'not_found' };
+  const client: IdpClientRecord = { ...existing, jwks: (keys.jwks ?? null) as IdpClientJwks | null, jwksUri: keys.jwksUri ?? null };
+  const problem = validateClientAuthentication(client, deps.config.production);
+  if (problem) return problem;
+  await deps.db.transaction().execute(async (tx) => {
+    await setIdpClientKeys(tx, id, client.jwks, client.jwksUri);
+    await recordEvent(deps, tx, source, 'idp_client.keys_replaced', { userId: null, detail: { client_id: id } });
+  });
+  return { ok: true, client };
 }
 
 export async function removeIdpClient(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<boolean> {

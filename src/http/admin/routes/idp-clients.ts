@@ -39,6 +39,14 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+const KeysBody = Type.Object(
+  {
+    jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false })),
+    jwks_uri: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+
 const WithSecret = Type.Object({
   status: Type.Integer(),
   data: Type.Ref('AdminIdpClient'),
@@ -117,6 +125,20 @@ export const idpClients = [
       const result = await admin.rotateIdpClientSecret(deps, call.source(), id);
       if (!result.ok) return result.reason === 'not_found' ? refused(404, 'not_found', 'client_id') : refused(409, result.reason, 'client_id');
       return ok(idpClientView((await admin.idpClient(deps, id))!), { client_secret: result.secret });
+    },
+  }),
+  adminEndpoint({
+    method: 'PUT',
+    path: '/idp/clients/:client_id/keys',
+    tags,
+    summary: "Replace a private_key_jwt client's keys",
+    description: `The body is the new \`jwks\` or \`jwks_uri\`; assertions signed with a key no longer there stop working at once. Records \`idp_client.keys_replaced\`. Errors: 400 \`invalid\` (param jwks or jwks_uri; also for a client that does not use private_key_jwt), 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: ClientParams,
+    body: KeysBody,
+    response: responses({ 200: envelope(Type.Ref('AdminIdpClient')) }),
+    run: async (deps, call, { params, body }) => {
+      const result = await admin.replaceIdpClientKeys(deps, call.source(), params.client_id, { jwks: body.jwks, jwksUri: body.jwks_uri });
+      return result.ok ? ok(idpClientView(result.client)) : problem(result);
     },
   }),
   adminEndpoint({
