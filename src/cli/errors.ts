@@ -16,7 +16,8 @@ export type CliErrorCode =
   | 'not_failed'
   | 'invalid'
   | 'exists'
-  | 'public_client';
+  | 'public_client'
+  | 'private_key_jwt_client';
 
 export interface CliErrorItem {
   code: string;

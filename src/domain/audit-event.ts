@@ -45,6 +45,7 @@ export const AUDIT_EVENT_TYPES = [
   'idp_client.created',
   'idp_client.secret_rotated',
   'idp_client.deleted',
+  'idp_client.keys_replaced',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -26,7 +26,8 @@ export type HttpErrorCode =
   | 'no_email_address'
   | 'password_reset_by_code'
   | 'client_exists'
-  | 'public_client';
+  | 'public_client'
+  | 'private_key_jwt_client';
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
 
@@ -100,6 +101,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   password_reset_by_code: 'Password reset is by code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED): the user asks for the code themselves.',
   client_exists: 'A client with this id is registered already.',
   public_client: 'A public client has no secret to rotate.',
+  private_key_jwt_client: 'This client authenticates with its keys (private_key_jwt): it has no secret.',
 };
 
 /** An error as the envelope lists it: a flow's, or one of the http layer's own. */

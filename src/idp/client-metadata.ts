@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IdpClientRecord } from '../store/idp-clients.js';
+import { requestAuthMethod, usesSecret } from './client-auth-methods.js';
 
 // Our client model as oidc-provider's client metadata.
 //
@@ -51,8 +52,10 @@ export function clientMetadata(client: IdpClientRecord, signingAlg: string): Rec
   return {
     client_id: client.id,
     client_name: client.name,
-    ...(confidential ? { client_secret: client.secretHash ?? '' } : {}),
-    token_endpoint_auth_method: confidential ? (basic ? 'client_secret_basic' : 'client_secret_post') : 'none',
+    ...(confidential && usesSecret(client.tokenEndpointAuthMethod) ? { client_secret: client.secretHash ?? '' } : {}),
+    token_endpoint_auth_method: requestAuthMethod(client, basic),
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
     grant_types: grantTypes,
     response_types: client.responseTypes,
     redirect_uris: client.redirectUris.map(placeholder),

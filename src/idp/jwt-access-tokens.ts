@@ -21,7 +21,7 @@ export function jwtAccessTokens(provider: any, issuer: string, pem: string, kid:
     return `${input}.${signature.toString('base64url')}`;
   };
   for (const Model of [provider.AccessToken, provider.ClientCredentials]) {
-    Model.prototype.generateTokenId = function (this: { clientId: string; accountId?: string; scope?: string; expiration: number; format?: string }) {
+    Model.prototype.generateTokenId = function (this: { clientId: string; accountId?: string; scope?: string; expiration: number; format?: string; jkt?: string }) {
       // Kept (and looked up) as an opaque token is.
       this.format = 'opaque';
       const iat = Math.floor(now() / 1000);
@@ -34,6 +34,8 @@ export function jwtAccessTokens(provider: any, issuer: string, pem: string, kid:
         exp: iat + this.expiration,
         jti: randomUUID().replaceAll('-', ''),
         token_use: 'access',
+        // A DPoP-bound token names its key (RFC 9449 section 6.1) for resource servers that verify the JWT themselves; the id is made when the token is saved, after the binding.
+        ...(this.jkt ? { cnf: { jkt: this.jkt } } : {}),
       });
     };
   }

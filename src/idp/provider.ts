@@ -8,6 +8,7 @@ import { signingKey } from '../security/idp-signing-key.js';
 import { createAdapterClass } from './adapter.js';
 import { findAccount } from './account.js';
 import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
+import { clientAuthentication } from './client-auth-methods.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
@@ -58,6 +59,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const settings = config.idp;
   const { jwk, alg } = signingKey(settings.privateKeyPem!);
   const ring = secretRing(config);
+  const clientAuth = clientAuthentication(config.production);
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
@@ -82,7 +84,9 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
+    ...clientAuth,
     discovery: {
+      ...clientAuth.discovery,
       // Back-channel logout is ours (messaging/backchannel-logout.ts), not the provider's feature; its logout tokens carry sid.
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
@@ -105,6 +109,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       userinfo: { enabled: settings.userinfoEndpoint === null },
       deviceFlow: deviceFlowFeature(settings),
       rpInitiatedLogout: logoutFeature(config),
+      // Sender-constrained tokens (RFC 9449), oidc-provider's default, stated: see docs/idp.md.
+      dPoP: { enabled: true },
     },
     pkce: {
       // Public clients must use PKCE (S256, the only method offered); confidential ones may.

@@ -5,6 +5,12 @@ import type { Conn } from './db.js';
 
 export type IdpClientType = 'confidential' | 'public';
 
+/** How a client authenticates at the token endpoint (see idp/client-auth-methods.ts). */
+export type IdpClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/** A client's public JWK Set (see idp/client-keys.ts). */
+export type IdpClientJwks = { keys: Record<string, unknown>[] };
+
 export interface IdpClientRecord {
   id: string;
   name: string;
@@ -24,6 +30,10 @@ export interface IdpClientRecord {
   resourceServer: boolean;
   ownerId: number | null;
   createdAt: number;
+  /** none for public clients; private_key_jwt clients have no secret, but keys (jwks or jwksUri). */
+  tokenEndpointAuthMethod: IdpClientAuthMethod;
+  jwks: IdpClientJwks | null;
+  jwksUri: string | null;
 }
 
 type Row = {
@@ -44,6 +54,9 @@ type Row = {
   resource_server: number;
   owner_id: number | null;
   created_at: number | string;
+  token_endpoint_auth_method: string;
+  jwks: string | null;
+  jwks_uri: string | null;
 };
 
 function toRecord(row: Row): IdpClientRecord {
@@ -65,6 +78,9 @@ function toRecord(row: Row): IdpClientRecord {
     resourceServer: row.resource_server === 1,
     ownerId: row.owner_id,
     createdAt: Number(row.created_at),
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method as IdpClientAuthMethod,
+    jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as IdpClientJwks),
+    jwksUri: row.jwks_uri,
   };
 }
 
@@ -87,6 +103,9 @@ function toRow(client: IdpClientRecord) {
     resource_server: client.resourceServer ? 1 : 0,
     owner_id: client.ownerId,
     created_at: client.createdAt,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    jwks: client.jwks === null ? null : JSON.stringify(client.jwks),
+    jwks_uri: client.jwksUri,
   };
 }
 
@@ -130,6 +149,11 @@ export async function setIdpClientSecret(conn: Conn, id: string, secretHash: str
   if (!possibleId(id)) return false;
   const result = await conn.updateTable('idp_clients').set({ secret_hash: secretHash }).where('id', '=', id).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** A private_key_jwt client's keys: an inline JWK Set or a jwks_uri, the other cleared. */
+export async function setIdpClientKeys(conn: Conn, id: string, jwks: IdpClientJwks | null, jwksUri: string | null): Promise<void> {
+  await conn.updateTable('idp_clients').set({ jwks: jwks === null ? null : JSON.stringify(jwks), jwks_uri: jwksUri }).where('id', '=', id).execute();
 }
 
 export async function deleteIdpClient(conn: Conn, id: string): Promise<boolean> {

@@ -274,6 +274,10 @@ export interface IdpClientsTable {
   resource_server: Generated<number>;
   owner_id: number | null;
   created_at: number;
+  /** See migrations/016_idp_client_keys.ts. */
+  token_endpoint_auth_method: Generated<string>;
+  jwks: string | null;
+  jwks_uri: string | null;
 }
 
 /** What oidc-provider persists, by model and id (SHA-256 of the id for bearer secrets). */

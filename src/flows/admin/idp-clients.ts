@@ -2,17 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
-import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientSecret, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
+import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientKeys, setIdpClientSecret, type IdpClientAuthMethod, type IdpClientJwks, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
 import { newClientSecret } from '../../idp/client-secrets.js';
+import { CLIENT_AUTH_METHODS, CONFIDENTIAL_AUTH_METHODS, usesSecret } from '../../idp/client-auth-methods.js';
+import { jwksProblem, jwksUriProblem } from '../../idp/client-keys.js';
 import { uriProblem } from '../../idp/uris.js';
 import { isPrivateHost } from '../../messaging/private-address.js';
 
 // Registering the OpenID provider's clients, for the CLI and the admin API:
 // the reference's client model (confidential or public, grant and response
 // types, scopes and default scopes, redirect URIs with the optional
-// wildcard, CORS origins, skip consent), and whether it is a resource
-// server that may introspect other clients' tokens. A secret is returned once, on
-// creation and on rotation, and only its hash is kept. Each change is an
+// wildcard, CORS origins, skip consent), whether it is a resource server
+// that may introspect other clients' tokens, and how the client
+// authenticates (its secret, or its keys for private_key_jwt). A secret is
+// returned once, on creation and on rotation, and only its hash is kept. Each change is an
 // audit event with its actor (the CLI, an admin API key, an administrator).
 
 export interface IdpAdminDeps {
@@ -39,6 +42,12 @@ export interface IdpClientInput {
   skipConsent?: boolean;
   backchannelLogoutUri?: string | null;
   resourceServer?: boolean;
+  /** client_secret_basic by default for a confidential client (which may then send its secret either way), none for a public one. */
+  tokenEndpointAuthMethod?: IdpClientAuthMethod;
+  /** private_key_jwt: the client's public JWK Set, checked here (any shape may come in). */
+  jwks?: unknown;
+  /** private_key_jwt: where the provider fetches the client's JWK Set instead. */
+  jwksUri?: string | null;
 }
 
 export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
@@ -83,10 +92,28 @@ export function validateIdpClient(client: IdpClientRecord, config: Config): IdpC
   return null;
 }
 
+/** Checks how a client authenticates: a public one with none, a confidential one with its secret or with the keys it registers (private_key_jwt). */
+export function validateClientAuthentication(client: IdpClientRecord, production: boolean): IdpClientProblem | null {
+  const invalid = (param: string, message: string): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
+  const method = client.tokenEndpointAuthMethod;
+  if (!CLIENT_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', `unknown method "${String(method)}"; allowed: ${CLIENT_AUTH_METHODS.join(', ')}`);
+  if (client.type === 'public' && method !== 'none') return invalid('token_endpoint_auth_method', 'a public client has no credentials: none');
+  if (client.type === 'confidential' && !CONFIDENTIAL_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', `a confidential client authenticates: ${CONFIDENTIAL_AUTH_METHODS.join(', ')}`);
+  const hasKeys = client.jwks !== null || client.jwksUri !== null;
+  if (method !== 'private_key_jwt') return hasKeys ? invalid(client.jwks !== null ? 'jwks' : 'jwks_uri', 'keys are for private_key_jwt clients (token_endpoint_auth_method)') : null;
+  if (!hasKeys) return invalid('jwks', 'private_key_jwt needs the client\'s public keys: jwks or jwks_uri');
+  if (client.jwks !== null && client.jwksUri !== null) return invalid('jwks_uri', 'jwks or jwks_uri, not both');
+  const keysRefusal = client.jwks !== null ? jwksProblem(client.jwks) : null;
+  if (keysRefusal) return invalid('jwks', keysRefusal);
+  const uriRefusal = client.jwksUri !== null ? jwksUriProblem(client.jwksUri, production) : null;
+  return uriRefusal ? invalid('jwks_uri', uriRefusal) : null;
+}
+
 export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, input: IdpClientInput): Promise<{ ok: true; client: IdpClientRecord; secret: string | null } | IdpClientProblem> {
   const type = input.type ?? 'confidential';
   const grantTypes = input.grantTypes ?? ['authorization_code'];
-  const secret = type === 'confidential' ? newClientSecret() : null;
+  const authMethod = input.tokenEndpointAuthMethod ?? (type === 'public' ? 'none' : 'client_secret_basic');
+  const secret = type === 'confidential' && usesSecret(authMethod) ? newClientSecret() : null;
   const client: IdpClientRecord = {
     // The reference's adapter: uuid4().hex.
     id: input.id ?? randomUUID().replaceAll('-', ''),
@@ -106,8 +133,11 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     resourceServer: input.resourceServer ?? false,
     ownerId: null,
     createdAt: source.now,
+    tokenEndpointAuthMethod: authMethod,
+    jwks: (input.jwks ?? null) as IdpClientJwks | null,
+    jwksUri: input.jwksUri ?? null,
   };
-  const problem = validateIdpClient(client, deps.config);
+  const problem = validateIdpClient(client, deps.config) ?? validateClientAuthentication(client, deps.config.production);
   if (problem) return problem;
   if (await findIdpClient(deps.db, client.id)) return { ok: false, reason: 'exists' };
   await deps.db.transaction().execute(async (tx) => {
@@ -126,16 +156,41 @@ export function idpClient(deps: IdpAdminDeps, id: string): Promise<IdpClientReco
 }
 
 /** A new secret for a confidential client; the old one stops working at once. */
-export async function rotateIdpClientSecret(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<{ ok: true; secret: string } | { ok: false; reason: 'not_found' | 'public_client' }> {
+export async function rotateIdpClientSecret(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<{ ok: true; secret: string } | { ok: false; reason: 'not_found' | 'public_client' | 'private_key_jwt_client' }> {
   const client = await findIdpClient(deps.db, id);
   if (!client) return { ok: false, reason: 'not_found' };
   if (client.type === 'public') return { ok: false, reason: 'public_client' };
+  // A client that signs its assertions has no secret: giving it one would open a second way in.
+  if (client.tokenEndpointAuthMethod === 'private_key_jwt') return { ok: false, reason: 'private_key_jwt_client' };
   const { secret, hash } = newClientSecret();
   await deps.db.transaction().execute(async (tx) => {
     await setIdpClientSecret(tx, id, hash);
     await recordEvent(deps, tx, source, 'idp_client.secret_rotated', { userId: null, detail: { client_id: id } });
   });
   return { ok: true, secret };
+}
+
+/**
+ * New keys for a private_key_jwt client, replacing its JWK Set or its
+ * jwks_uri: assertions signed with a key no longer there stop working at
+ * once. A client that publishes at a jwks_uri rotates there without this.
+ */
+export async function replaceIdpClientKeys(
+  deps: IdpAdminDeps,
+  source: AuditSource,
+  id: string,
+  keys: { jwks?: unknown; jwksUri?: string | null },
+): Promise<{ ok: true; client: IdpClientRecord } | IdpClientProblem> {
+  const existing = await findIdpClient(deps.db, id);
+  if (!existing) return { ok: false, reason: 'not_found' };
+  const client: IdpClientRecord = { ...existing, jwks: (keys.jwks ?? null) as IdpClientJwks | null, jwksUri: keys.jwksUri ?? null };
+  const problem = validateClientAuthentication(client, deps.config.production);
+  if (problem) return problem;
+  await deps.db.transaction().execute(async (tx) => {
+    await setIdpClientKeys(tx, id, client.jwks, client.jwksUri);
+    await recordEvent(deps, tx, source, 'idp_client.keys_replaced', { userId: null, detail: { client_id: id } });
+  });
+  return { ok: true, client };
 }
 
 export async function removeIdpClient(deps: IdpAdminDeps, source: AuditSource, id: string): Promise<boolean> {

@@ -119,5 +119,8 @@ export function idpClientView(client: IdpClientRecord) {
     backchannel_logout_uri: client.backchannelLogoutUri,
     resource_server: client.resourceServer,
     created_at: iso(client.createdAt),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    jwks: client.jwks,
+    jwks_uri: client.jwksUri,
   };
 }

@@ -12,6 +12,7 @@ import * as m011 from './011_social_state_nonce.js';
 import * as m012 from './012_idp_oidc.js';
 import * as m013 from './013_admin.js';
 import * as m015 from './015_idp_resource_servers.js';
+import * as m016 from './016_idp_client_keys.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '012_idp_oidc': m012,
   '013_admin': m013,
   '015_idp_resource_servers': m015,
+  '016_idp_client_keys': m016,
 };

@@ -46,6 +46,10 @@ export const idpStep: ImportStep = {
             resourceServer: false,
             ownerId: null,
             createdAt: client.createdAt,
+            // The reference's client has no keys nor a method: a confidential one has its secret, sent either way.
+            tokenEndpointAuthMethod: client.type === 'public' ? 'none' : 'client_secret_basic',
+            jwks: null,
+            jwksUri: null,
           });
           created.push({ source: run.sourceName, kind: 'idp_client', sourceId: client.id, targetId: 0, fingerprint: null, importedAt: run.now });
           run.summary.imported('idp_clients');

@@ -4,6 +4,7 @@ import { adminEndpoint, created, ok, refused, type AdminAnswer } from '../endpoi
 import { idpClientView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS } from './common.js';
+import { CLIENT_AUTH_METHODS } from '../../../idp/client-auth-methods.js';
 
 // flows/admin/idp-clients.ts: the OpenID provider's clients (IDP_OIDC_*),
 // the CLI's `idp clients` as a resource. A secret is in the answer of the
@@ -30,6 +31,19 @@ const CreateBody = Type.Object(
     skip_consent: Type.Optional(Type.Boolean()),
     backchannel_logout_uri: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
     resource_server: Type.Optional(Type.Boolean({ description: "May introspect other clients' tokens (confidential clients only); false by default." })),
+    token_endpoint_auth_method: Type.Optional(
+      Type.Union(CLIENT_AUTH_METHODS.map((m) => Type.Literal(m)), { description: 'client_secret_basic by default for a confidential client (its secret, sent either way); private_key_jwt: no secret, keys in jwks or jwks_uri; none for a public one.' }),
+    ),
+    jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false, description: 'private_key_jwt: the public JWK Set (RSA, EC P-256 or Ed25519 keys).' })),
+    jwks_uri: Type.Optional(Type.String({ maxLength: 2000, description: 'private_key_jwt: an https URL serving the JWK Set instead.' })),
+  },
+  { additionalProperties: false },
+);
+
+const KeysBody = Type.Object(
+  {
+    jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false })),
+    jwks_uri: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },
 );
@@ -74,7 +88,7 @@ export const idpClients = [
     path: '/idp/clients',
     tags,
     summary: 'Register a client',
-    description: `The reference's client model; \`meta.client_secret\` is the secret of a confidential client, shown only in this answer. Records \`idp_client.created\`. Errors: 400 \`invalid\` (param: the field the client model refuses), 409 \`client_exists\` (param id). ${COMMON_ERRORS}`,
+    description: `The reference's client model, and how the client authenticates; \`meta.client_secret\` is the secret of a confidential client, shown only in this answer (null for public and private_key_jwt clients). Records \`idp_client.created\`. Errors: 400 \`invalid\` (param: the field the client model refuses), 409 \`client_exists\` (param id). ${COMMON_ERRORS}`,
     body: CreateBody,
     response: responses({ 201: WithSecret }),
     run: async (deps, call, { body: b }) => {
@@ -93,6 +107,9 @@ export const idpClients = [
         skipConsent: b.skip_consent,
         backchannelLogoutUri: b.backchannel_logout_uri ?? null,
         resourceServer: b.resource_server,
+        tokenEndpointAuthMethod: b.token_endpoint_auth_method,
+        jwks: b.jwks,
+        jwksUri: b.jwks_uri,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
     },
@@ -102,14 +119,28 @@ export const idpClients = [
     path: '/idp/clients/:client_id/rotate-secret',
     tags,
     summary: "Replace a client's secret",
-    description: `The new secret is in \`meta.client_secret\`, shown only now; the old one stops working at once. Records \`idp_client.secret_rotated\`. Errors: 404 \`not_found\`, 409 \`public_client\`. ${COMMON_ERRORS}`,
+    description: `The new secret is in \`meta.client_secret\`, shown only now; the old one stops working at once. Records \`idp_client.secret_rotated\`. Errors: 404 \`not_found\`, 409 \`public_client\` or \`private_key_jwt_client\` (no secret to replace). ${COMMON_ERRORS}`,
     params: ClientParams,
     response: responses({ 200: WithSecret }),
     run: async (deps, call, { params }) => {
       const { client_id: id } = params;
       const result = await admin.rotateIdpClientSecret(deps, call.source(), id);
-      if (!result.ok) return result.reason === 'public_client' ? refused(409, 'public_client', 'client_id') : refused(404, 'not_found', 'client_id');
+      if (!result.ok) return result.reason === 'not_found' ? refused(404, 'not_found', 'client_id') : refused(409, result.reason, 'client_id');
       return ok(idpClientView((await admin.idpClient(deps, id))!), { client_secret: result.secret });
+    },
+  }),
+  adminEndpoint({
+    method: 'PUT',
+    path: '/idp/clients/:client_id/keys',
+    tags,
+    summary: "Replace a private_key_jwt client's keys",
+    description: `The body is the new \`jwks\` or \`jwks_uri\`; assertions signed with a key no longer there stop working at once. Records \`idp_client.keys_replaced\`. Errors: 400 \`invalid\` (param jwks or jwks_uri; also for a client that does not use private_key_jwt), 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: ClientParams,
+    body: KeysBody,
+    response: responses({ 200: envelope(Type.Ref('AdminIdpClient')) }),
+    run: async (deps, call, { params, body }) => {
+      const result = await admin.replaceIdpClientKeys(deps, call.source(), params.client_id, { jwks: body.jwks, jwksUri: body.jwks_uri });
+      return result.ok ? ok(idpClientView(result.client)) : problem(result);
     },
   }),
   adminEndpoint({
