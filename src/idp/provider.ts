@@ -17,6 +17,7 @@ import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.
 import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
+import { accessTokenTtl, grantRequestedResourceScopes, resourceIndicatorsFeature } from './resource-servers.js';
 import { supportedScopes } from './supported-scopes.js';
 import { originAllowed } from './uris.js';
 
@@ -83,7 +84,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       devInteractions: { enabled: false },
       // Not in the reference; off to keep the surface its clients know.
       pushedAuthorizationRequests: { enabled: false },
-      resourceIndicators: { enabled: false },
+      resourceIndicators: resourceIndicatorsFeature(settings, alg),
       revocation: { enabled: true },
       introspection: { enabled: true },
       clientCredentials: { enabled: true },
@@ -96,8 +97,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       required: (_ctx: unknown, client: any) => client.clientAuthMethod === 'none',
     },
     ttl: {
-      AccessToken: settings.accessTokenExpiresIn,
-      ClientCredentials: settings.accessTokenExpiresIn,
+      AccessToken: accessTokenTtl(settings),
+      ClientCredentials: accessTokenTtl(settings),
       AuthorizationCode: settings.authorizationCodeExpiresIn,
       IdToken: settings.idTokenExpiresIn,
       DeviceCode: settings.deviceCodeExpiresIn,
@@ -127,6 +128,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
         grant ??= new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: ctx.oidc.session.accountId });
         grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
         grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+        grantRequestedResourceScopes(ctx, grant);
         await grant.save();
       }
       return grant;
