@@ -16,6 +16,7 @@ import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
 import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
+import { PAR_DISCOVERY, parFeature } from './par.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
 import { accessTokenTtl, grantRequestedResourceScopes, resourceIndicatorsFeature } from './resource-servers.js';
 import { supportedScopes } from './supported-scopes.js';
@@ -73,8 +74,11 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
-    // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
-    ...(settings.userinfoEndpoint ? { discovery: { userinfo_endpoint: settings.userinfoEndpoint } } : {}),
+    discovery: {
+      ...PAR_DISCOVERY,
+      // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
+      ...(settings.userinfoEndpoint ? { userinfo_endpoint: settings.userinfoEndpoint } : {}),
+    },
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,
@@ -82,8 +86,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     findAccount: findAccount(deps.db),
     features: {
       devInteractions: { enabled: false },
-      // Not in the reference; off to keep the surface its clients know.
-      pushedAuthorizationRequests: { enabled: false },
+      pushedAuthorizationRequests: parFeature,
       resourceIndicators: resourceIndicatorsFeature(settings, alg),
       revocation: { enabled: true },
       introspection: { enabled: true },

@@ -22,6 +22,8 @@ export interface IdpClientRecord {
   backchannelLogoutUri: string | null;
   ownerId: number | null;
   createdAt: number;
+  /** RFC 9126: its authorization requests must come through the PAR endpoint. */
+  requirePushedAuthorizationRequests: boolean;
 }
 
 type Row = {
@@ -41,6 +43,7 @@ type Row = {
   backchannel_logout_uri: string | null;
   owner_id: number | null;
   created_at: number | string;
+  require_pushed_authorization_requests: number;
 };
 
 function toRecord(row: Row): IdpClientRecord {
@@ -61,6 +64,7 @@ function toRecord(row: Row): IdpClientRecord {
     backchannelLogoutUri: row.backchannel_logout_uri,
     ownerId: row.owner_id,
     createdAt: Number(row.created_at),
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
   };
 }
 
@@ -82,6 +86,7 @@ function toRow(client: IdpClientRecord) {
     backchannel_logout_uri: client.backchannelLogoutUri,
     owner_id: client.ownerId,
     created_at: client.createdAt,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests ? 1 : 0,
   };
 }
 

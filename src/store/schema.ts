@@ -273,6 +273,7 @@ export interface IdpClientsTable {
   backchannel_logout_uri: string | null;
   owner_id: number | null;
   created_at: number;
+  require_pushed_authorization_requests: Generated<number>;
 }
 
 /** What oidc-provider persists, by model and id (SHA-256 of the id for bearer secrets). */

@@ -20,6 +20,7 @@ function clientText(client: IdpClientRecord): string {
     `  redirect URIs:  ${client.redirectUris.join(' ') || '-'}`,
     ...(client.corsOrigins.length ? [`  CORS origins:   ${client.corsOrigins.join(' ')}`] : []),
     ...(client.skipConsent ? ['  skips consent'] : []),
+    ...(client.requirePushedAuthorizationRequests ? ['  requires pushed authorization requests'] : []),
   ].join('\n');
 }
 
@@ -43,6 +44,7 @@ export function registerIdpCommands(program: Command): void {
     .option('--allow-uri-wildcards', 'a * in the host of redirect URIs and origins matches one DNS label', false)
     .option('--skip-consent', 'no consent page for this client (a first-party application)', false)
     .option('--backchannel-logout-uri <uri>', 'told (OpenID back-channel logout) when a user\'s session here ends')
+    .option('--require-par', 'authorization requests only through the PAR endpoint (RFC 9126)', false)
     .addHelpText('after', '\nErrors: invalid (a value the client model refuses; param names it), exists (the id is taken)')
     .action((opts: Record<string, any>, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -60,6 +62,7 @@ export function registerIdpCommands(program: Command): void {
           allowUriWildcards: opts.allowUriWildcards,
           skipConsent: opts.skipConsent,
           backchannelLogoutUri: opts.backchannelLogoutUri ?? null,
+          requirePushedAuthorizationRequests: opts.requirePar,
         };
         const result = await createIdpClient(ctx, cliSource(ctx.now()), input);
         if (!result.ok) {

@@ -36,6 +36,7 @@ export interface IdpClientInput {
   allowUriWildcards?: boolean;
   skipConsent?: boolean;
   backchannelLogoutUri?: string | null;
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
@@ -86,6 +87,7 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     backchannelLogoutUri: input.backchannelLogoutUri ?? null,
     ownerId: null,
     createdAt: source.now,
+    requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
   };
   const problem = validateIdpClient(client);
   if (problem) return problem;

@@ -113,6 +113,7 @@ export const AdminIdpClient = Type.Object(
     allow_uri_wildcards: Type.Boolean(),
     skip_consent: Type.Boolean(),
     backchannel_logout_uri: Type.Union([Type.String(), Type.Null()]),
+    require_pushed_authorization_requests: Type.Boolean(),
     created_at: Time,
   },
   { $id: 'AdminIdpClient' },

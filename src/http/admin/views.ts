@@ -117,6 +117,7 @@ export function idpClientView(client: IdpClientRecord) {
     allow_uri_wildcards: client.allowUriWildcards,
     skip_consent: client.skipConsent,
     backchannel_logout_uri: client.backchannelLogoutUri,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     created_at: iso(client.createdAt),
   };
 }

@@ -45,6 +45,8 @@ export const idpStep: ImportStep = {
             backchannelLogoutUri: null,
             ownerId: null,
             createdAt: client.createdAt,
+            // The reference has no pushed authorization requests.
+            requirePushedAuthorizationRequests: false,
           });
           created.push({ source: run.sourceName, kind: 'idp_client', sourceId: client.id, targetId: 0, fingerprint: null, importedAt: run.now });
           run.summary.imported('idp_clients');

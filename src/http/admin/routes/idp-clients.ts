@@ -29,6 +29,7 @@ const CreateBody = Type.Object(
     allow_uri_wildcards: Type.Optional(Type.Boolean()),
     skip_consent: Type.Optional(Type.Boolean()),
     backchannel_logout_uri: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    require_pushed_authorization_requests: Type.Optional(Type.Boolean({ description: 'Authorization requests only through the PAR endpoint (RFC 9126); false by default.' })),
   },
   { additionalProperties: false },
 );
@@ -91,6 +92,7 @@ export const idpClients = [
         allowUriWildcards: b.allow_uri_wildcards,
         skipConsent: b.skip_consent,
         backchannelLogoutUri: b.backchannel_logout_uri ?? null,
+        requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
     },
