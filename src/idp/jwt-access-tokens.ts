@@ -29,6 +29,8 @@ export function jwtAccessTokens(provider: any, issuer: string, pem: string, kid:
       this.format = 'opaque';
       const iat = Math.floor(now() / 1000);
       return sign({
+        // What the grant put on the token: token exchange's act (token-exchange.ts).
+        ...this.extra,
         iss: issuer,
         client_id: this.clientId,
         ...(this.accountId ? { sub: this.accountId } : {}),

@@ -18,8 +18,9 @@ import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
 import { PAR_DISCOVERY, parFeature } from './par.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
-import { accessTokenTtl, grantRequestedResourceScopes, resourceIndicatorsFeature } from './resource-servers.js';
+import { accessTokenTtl, grantRequestedResourceScopes, resourceIndicatorsFeature, resourceServerInfo } from './resource-servers.js';
 import { supportedScopes } from './supported-scopes.js';
+import { keepExtraClaims, tokenExchange } from './token-exchange.js';
 import { originAllowed } from './uris.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
@@ -139,6 +140,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     renderError: async (ctx: any, out: { error: string; error_description?: string }) => {
       htmlBody(ctx, errorPage('Sign-in failed', out.error_description ?? out.error));
     },
+    extraTokenClaims: keepExtraClaims,
     clockTolerance: 5,
   });
   provider.proxy = config.trustedProxyCount > 0;
@@ -153,5 +155,6 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
+  tokenExchange(provider, { db: deps.db, issuer, now: deps.now, findAccount: findAccount(deps.db), resourceServer: resourceServerInfo(settings, alg) });
   return provider;
 }

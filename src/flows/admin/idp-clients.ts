@@ -18,7 +18,7 @@ export interface IdpAdminDeps {
   db: Db;
 }
 
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'] as const;
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
 export const RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'] as const;
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
@@ -62,6 +62,7 @@ export function validateIdpClient(client: IdpClientRecord): IdpClientProblem | n
   if (client.backchannelLogoutUri !== null && !/^https?:\/\/[^\s#]+$/.test(client.backchannelLogoutUri)) return invalid('backchannel_logout_uri', 'an http(s) URL without fragment');
   if (client.grantTypes.includes('authorization_code') && client.redirectUris.length === 0) return invalid('redirect_uris', 'the authorization_code grant needs at least one redirect URI');
   if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', 'a public client cannot use client_credentials (it has no secret)');
+  if (client.type === 'public' && client.grantTypes.includes('urn:ietf:params:oauth:grant-type:token-exchange')) return invalid('grant_types', 'a public client cannot use token exchange (it has no secret)');
   return null;
 }
 

@@ -21,7 +21,7 @@ const CreateBody = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The client_id; a random one by default.' })),
     scopes: Type.Optional(Scopes),
     default_scopes: Type.Optional(Scopes),
-    grant_types: Type.Optional(Type.Array(Type.Union(admin.GRANT_TYPES.map((g) => Type.Literal(g))), { maxItems: 4, description: 'authorization_code by default.' })),
+    grant_types: Type.Optional(Type.Array(Type.Union(admin.GRANT_TYPES.map((g) => Type.Literal(g))), { maxItems: admin.GRANT_TYPES.length, description: 'authorization_code by default.' })),
     response_types: Type.Optional(Type.Array(Type.Union(admin.RESPONSE_TYPES.map((r) => Type.Literal(r))), { maxItems: 7 })),
     redirect_uris: Type.Optional(Uris),
     post_logout_redirect_uris: Type.Optional(Uris),
