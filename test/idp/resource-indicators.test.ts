@@ -51,6 +51,21 @@ describeEachDatabase('OpenID provider: resource indicators', { ...IDP_ENV, IDP_O
     assert.equal(info.aud, FILES);
     assert.equal(info.scope, 'files.read');
     assert.equal(info.client_id, service.id);
+    // Stored, so revocable.
+    await oidc.tokenRevocation(await relyingParty(server(), service), tokens.access_token);
+    assert.equal((await oidc.tokenIntrospection(await relyingParty(server(), api), tokens.access_token)).active, false);
+  });
+
+  it('a client that skips consent is granted the resource\'s scopes it asks for', async () => {
+    const client = await registerClient(server(), { scopes: ['openid', 'files.read'], skipConsent: true });
+    const rp = await relyingParty(server(), client);
+    const { api } = await loggedInBrowser(server());
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(rp, { redirect_uri: REDIRECT_URI, scope: 'openid files.read', resource: FILES, state: 'st', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const landed = await authorize(server(), api, url, 'none');
+    const tokens = await oidc.authorizationCodeGrant(rp, landed, { pkceCodeVerifier: verifier, expectedState: 'st' });
+    assert.equal(tokens.scope, 'files.read');
+    assert.equal((await oidc.tokenIntrospection(rp, tokens.access_token)).aud, FILES);
   });
 
   it('an unknown resource is invalid_target, at the token and the authorization endpoint', async () => {

@@ -16,7 +16,11 @@ import { IDP_ENV, codeFlow, loggedInBrowser, registerClient, relyingParty } from
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 const ORDERS = 'https://orders.example.com';
-const RESOURCE_SERVERS = JSON.stringify([{ resource: ORDERS, scopes: ['orders.read'], access_token_format: 'jwt' }]);
+const FILES = 'https://files.example.com';
+const RESOURCE_SERVERS = JSON.stringify([
+  { resource: ORDERS, scopes: ['orders.read'], access_token_format: 'jwt' },
+  { resource: FILES, scopes: ['files.read'] },
+]);
 const ENV = { ...IDP_ENV, IDP_OIDC_RESOURCE_SERVERS: RESOURCE_SERVERS };
 
 /** A user's access token from a code flow of an application (scope openid email profile orders.read). */
@@ -99,6 +103,30 @@ describeEachDatabase('OpenID provider: token exchange', ENV, ({ server }) => {
     assert.equal(payload.sub, user.sub);
     assert.deepEqual(payload.act, { sub: client.id });
     await assert.rejects(exchange(rp, user.token, { resource: 'https://unknown.example.com' }), refusedWith('invalid_target'));
+    const both = new URLSearchParams({ subject_token: user.token, subject_token_type: ACCESS_TOKEN });
+    both.append('resource', ORDERS);
+    both.append('resource', FILES);
+    await assert.rejects(oidc.genericGrantRequest(rp, TOKEN_EXCHANGE, both), refusedWith('invalid_target'));
+  });
+
+  it('keeps the subject token\'s audience by default, and never outlives it', async () => {
+    // A user's token for the files API, exchanged without naming a resource.
+    const app = await registerClient(server(), { scopes: ['openid', 'files.read'], skipConsent: true });
+    const appRp = await relyingParty(server(), app);
+    const { api } = await loggedInBrowser(server());
+    const { tokens } = await codeFlow(server(), appRp, api, { scope: 'openid files.read', resource: FILES });
+    const { client, rp } = await service(server(), ['files.read']);
+    server().clock.advance(3000_000);
+    try {
+      const exchanged = await exchange(rp, tokens.access_token);
+      assert.ok(exchanged.expires_in! <= 600, `expires in ${exchanged.expires_in}`);
+      const info = await oidc.tokenIntrospection(rp, exchanged.access_token);
+      assert.equal(info.aud, FILES);
+      assert.equal(info.scope, 'files.read');
+      assert.deepEqual(info.act, { sub: client.id });
+    } finally {
+      server().clock.advance(-3000_000);
+    }
   });
 
   it('refuses: unknown, revoked and expired subject tokens, scope escalation, a client not allowed the grant, an inactive user', async () => {
