@@ -61,17 +61,17 @@ export function tokenExchange(provider: any, deps: TokenExchangeDeps): void {
     const scope = exchangedScope(params.scope, subject.scopes, new Set(String(client.scope ?? '').split(' ')), server);
 
     const act: Act = { sub: client.clientId, ...(subject.extra?.act ? { act: subject.extra.act } : {}) };
-    // A grant of the acting client's own, so that introspection and userinfo (which check a token's grant) accept the token.
-    const grant = new provider.Grant({ accountId: subject.accountId, clientId: client.clientId });
-    if (resource && scope) grant.addResourceScope(resource, scope);
-    else if (scope) grant.addOIDCScope(scope);
-    const grantId = await grant.save();
-
-    const token = new provider.AccessToken({ accountId: subject.accountId, client, grantId, gty: 'token_exchange', scope: scope || undefined, extra: { act } });
+    const token = new provider.AccessToken({ accountId: subject.accountId, client, gty: 'token_exchange', scope: scope || undefined, extra: { act } });
     if (server) token.resourceServer = new provider.ResourceServer(resource, server);
     // Never outlives the token it was exchanged for.
     const remaining = subject.exp - Math.floor(deps.now() / 1000);
     if (remaining < token.expiration) token.expiresIn = Math.max(1, remaining);
+    // A grant of the acting client's own, as long-lived as the token, so that introspection and userinfo (which check
+    // a token's grant) accept it.
+    const grant = new provider.Grant({ accountId: subject.accountId, clientId: client.clientId, expiresIn: token.expiration });
+    if (resource && scope) grant.addResourceScope(resource, scope);
+    else if (scope) grant.addOIDCScope(scope);
+    token.grantId = await grant.save();
     ctx.oidc.entity('Account', account);
     ctx.oidc.entity('AccessToken', token);
     const value = await token.save();

@@ -124,6 +124,11 @@ describeEachDatabase('OpenID provider: token exchange', ENV, ({ server }) => {
       assert.equal(info.aud, FILES);
       assert.equal(info.scope, 'files.read');
       assert.deepEqual(info.act, { sub: client.id });
+      // The service's grant behind the token ends with it.
+      const grants = await server().app.deps.db.selectFrom('idp_payloads').select(['payload', 'expires_at']).where('model', '=', 'Grant').execute();
+      const own = grants.filter((g) => JSON.parse(g.payload).clientId === client.id);
+      assert.equal(own.length, 1);
+      assert.ok(Number(own[0]!.expires_at) <= server().clock.now() + 601_000);
     } finally {
       server().clock.advance(-3000_000);
     }
