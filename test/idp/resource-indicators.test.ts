@@ -38,6 +38,8 @@ describeEachDatabase('OpenID provider: resource indicators', { ...IDP_ENV, IDP_O
     const userinfo = await fetch(`${server().baseUrl}/identity/o/api/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     assert.equal(userinfo.status, 401);
     assert.match(userinfo.headers.get('www-authenticate') ?? '', /invalid_token/);
+    // Not stored: introspection and revocation do not take it (docs/idp.md).
+    await assert.rejects(oidc.tokenIntrospection(rp, tokens.access_token), (e: any) => e.error === 'unsupported_token_type');
   });
 
   it('client credentials for an opaque resource: the resource\'s client introspects it with its audience', async () => {
@@ -109,6 +111,7 @@ describeEachDatabase('OpenID provider: resource indicators with JWT access token
 
     const forOrders = await oidc.clientCredentialsGrant(rp, { scope: 'orders.read', resource: ORDERS });
     assert.equal((await jwtVerify(forOrders.access_token, jwks, { audience: ORDERS })).payload.scope, 'orders.read');
+    assert.equal((await oidc.tokenIntrospection(rp, forOrders.access_token)).active, false, 'not stored');
 
     const plain = await oidc.clientCredentialsGrant(rp, { scope: 'files.read' });
     const { payload } = await jwtVerify(plain.access_token, jwks);
