@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { RateLimitRule } from './rate-limits.js';
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readOptional, type Env } from './env.js';
+import { readResourceServers, type ResourceServerSetting } from './idp-resource-servers.js';
 
 // The OpenID provider (allauth.idp.oidc), off unless IDP_OIDC_ENABLED: the
 // reference's IDP_OIDC_* settings under their names and with its defaults.
@@ -40,6 +41,8 @@ export interface IdpSettings {
   userinfoEndpoint: string | null;
   /** IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: back-channel logout URIs may reach private, loopback and link-local addresses (off: no SSRF through a client). */
   backchannelLogoutAllowPrivate: boolean;
+  /** IDP_OIDC_RESOURCE_SERVERS: the APIs access tokens may be restricted to (RFC 8707). */
+  resourceServers: ResourceServerSetting[];
 }
 
 function readUserCodeFormat(env: Env): UserCodeFormat {
@@ -147,5 +150,6 @@ export function readIdpSettings(env: Env, production: boolean): IdpSettings {
     rpInitiatedLogoutAsksForOpLogout: readBool(env, 'IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT', true),
     userinfoEndpoint: readUrl(env, 'IDP_OIDC_USERINFO_ENDPOINT'),
     backchannelLogoutAllowPrivate: readBool(env, 'IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE', false),
+    resourceServers: readResourceServers(env),
   };
 }

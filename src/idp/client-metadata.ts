@@ -65,6 +65,7 @@ export function clientMetadata(client: IdpClientRecord, signingAlg: string): Rec
     id_token_signed_response_alg: signingAlg,
     // auth_time in every ID token, as the reference's (and what max_age checks need).
     require_auth_time: true,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     // Ours, read by provider.ts.
     x_redirect_uris: client.redirectUris,
     x_post_logout_redirect_uris: client.postLogoutRedirectUris,

@@ -21,11 +21,16 @@ export function jwtAccessTokens(provider: any, issuer: string, pem: string, kid:
     return `${input}.${signature.toString('base64url')}`;
   };
   for (const Model of [provider.AccessToken, provider.ClientCredentials]) {
-    Model.prototype.generateTokenId = function (this: { clientId: string; accountId?: string; scope?: string; expiration: number; format?: string; jkt?: string }) {
+    const resourceFormat = Model.prototype.generateTokenId;
+    Model.prototype.generateTokenId = function (this: { clientId: string; accountId?: string; scope?: string; expiration: number; format?: string; jkt?: string; resourceServer?: unknown; extra?: object }) {
+      // A token for a resource server (resource-servers.ts) takes that server's format and audience.
+      if (this.resourceServer) return resourceFormat.call(this);
       // Kept (and looked up) as an opaque token is.
       this.format = 'opaque';
       const iat = Math.floor(now() / 1000);
       return sign({
+        // What the grant put on the token: token exchange's act (token-exchange.ts).
+        ...this.extra,
         iss: issuer,
         client_id: this.clientId,
         ...(this.accountId ? { sub: this.accountId } : {}),

@@ -8,6 +8,7 @@ export const IDP_PATHS = {
   userinfo: '/identity/o/api/userinfo',
   revocation: '/identity/o/api/revoke',
   introspection: '/identity/o/api/introspect',
+  pushed_authorization_request: '/identity/o/api/par',
   device_authorization: '/identity/o/api/device/code',
   code_verification: '/identity/o/device',
   end_session: '/identity/o/logout',

@@ -19,6 +19,7 @@ import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
 import { errorPage, htmlBody } from './pages.js';
 import { IDP_PATHS } from './paths.js';
+import { PAR_DISCOVERY, parFeature } from './par.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
 import { sessionIdsFromOurSessions } from './session-ids.js';
 import { supportedScopes } from './supported-scopes.js';
@@ -26,6 +27,8 @@ import { answerUnhandledErrors } from './unhandled-errors.js';
 import { saveUnsavedDeviceSession } from './device-page-session.js';
 import { throttleClientAuth } from './client-auth-throttle.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
+import { accessTokenTtl, grantRequestedResourceScopes, resourceIndicatorsFeature, resourceServerInfo } from './resource-servers.js';
+import { keepExtraClaims, tokenExchange } from './token-exchange.js';
 import { originAllowed } from './uris.js';
 
 // panva's oidc-provider (OpenID Certified) configured as the reference's
@@ -87,6 +90,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     ...clientAuth,
     discovery: {
       ...clientAuth.discovery,
+      ...PAR_DISCOVERY,
       // Back-channel logout is ours (messaging/backchannel-logout.ts), not the provider's feature; its logout tokens carry sid.
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
@@ -100,9 +104,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     findAccount: findAccount(deps.db),
     features: {
       devInteractions: { enabled: false },
-      // Not in the reference; off to keep the surface its clients know.
-      pushedAuthorizationRequests: { enabled: false },
-      resourceIndicators: { enabled: false },
+      pushedAuthorizationRequests: parFeature,
+      resourceIndicators: resourceIndicatorsFeature(settings, alg),
       revocation: { enabled: true },
       introspection: introspectionFeature(deps.db),
       clientCredentials: { enabled: true },
@@ -117,8 +120,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       required: (_ctx: unknown, client: any) => client.clientAuthMethod === 'none',
     },
     ttl: {
-      AccessToken: settings.accessTokenExpiresIn,
-      ClientCredentials: settings.accessTokenExpiresIn,
+      AccessToken: accessTokenTtl(settings),
+      ClientCredentials: accessTokenTtl(settings),
       AuthorizationCode: settings.authorizationCodeExpiresIn,
       IdToken: settings.idTokenExpiresIn,
       DeviceCode: settings.deviceCodeExpiresIn,
@@ -148,6 +151,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
         grant ??= new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: ctx.oidc.session.accountId });
         grant.addOIDCScope([...ctx.oidc.requestParamScopes].join(' '));
         grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+        grantRequestedResourceScopes(ctx, grant);
         await grant.save();
       }
       return grant;
@@ -155,6 +159,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     renderError: async (ctx: any, out: { error: string; error_description?: string }) => {
       htmlBody(ctx, errorPage('Sign-in failed', out.error_description ?? out.error));
     },
+    extraTokenClaims: keepExtraClaims,
     clockTolerance: 5,
   });
   provider.proxy = config.trustedProxyCount > 0;
@@ -175,5 +180,6 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
   if (deps.limiter) throttleClientAuth(provider, deps.limiter);
+  tokenExchange(provider, { db: deps.db, issuer, now: deps.now, findAccount: findAccount(deps.db), resourceServer: resourceServerInfo(settings, alg) });
   return provider;
 }

@@ -34,6 +34,8 @@ export interface IdpClientRecord {
   tokenEndpointAuthMethod: IdpClientAuthMethod;
   jwks: IdpClientJwks | null;
   jwksUri: string | null;
+  /** RFC 9126: its authorization requests must come through the PAR endpoint. */
+  requirePushedAuthorizationRequests: boolean;
 }
 
 type Row = {
@@ -57,6 +59,7 @@ type Row = {
   token_endpoint_auth_method: string;
   jwks: string | null;
   jwks_uri: string | null;
+  require_pushed_authorization_requests: number;
 };
 
 function toRecord(row: Row): IdpClientRecord {
@@ -81,6 +84,7 @@ function toRecord(row: Row): IdpClientRecord {
     tokenEndpointAuthMethod: row.token_endpoint_auth_method as IdpClientAuthMethod,
     jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as IdpClientJwks),
     jwksUri: row.jwks_uri,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
   };
 }
 
@@ -106,6 +110,7 @@ function toRow(client: IdpClientRecord) {
     token_endpoint_auth_method: client.tokenEndpointAuthMethod,
     jwks: client.jwks === null ? null : JSON.stringify(client.jwks),
     jwks_uri: client.jwksUri,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests ? 1 : 0,
   };
 }
 

@@ -278,6 +278,7 @@ export interface IdpClientsTable {
   token_endpoint_auth_method: Generated<string>;
   jwks: string | null;
   jwks_uri: string | null;
+  require_pushed_authorization_requests: Generated<number>;
 }
 
 /** What oidc-provider persists, by model and id (SHA-256 of the id for bearer secrets). */

@@ -24,6 +24,7 @@ function clientText(client: IdpClientRecord): string {
     ...(client.skipConsent ? ['  skips consent'] : []),
     ...(client.resourceServer ? ['  resource server (introspects any client\'s tokens)'] : []),
     ...(client.tokenEndpointAuthMethod === 'private_key_jwt' ? [`  authenticates:  private_key_jwt, keys ${client.jwksUri ?? `registered (${client.jwks?.keys.length ?? 0})`}`] : []),
+    ...(client.requirePushedAuthorizationRequests ? ['  requires pushed authorization requests'] : []),
   ].join('\n');
 }
 
@@ -67,6 +68,7 @@ export function registerIdpCommands(program: Command): void {
     .addOption(new Option('--auth-method <method>', 'how a confidential client authenticates: its secret (sent either way), or private_key_jwt (no secret; give --jwks-file or --jwks-uri)').choices([...CONFIDENTIAL_AUTH_METHODS]))
     .option('--jwks-file <path>', 'private_key_jwt: a JSON file with the client\'s public JWK Set')
     .option('--jwks-uri <url>', 'private_key_jwt: an https URL serving the client\'s public JWK Set')
+    .option('--require-par', 'authorization requests only through the PAR endpoint (RFC 9126)', false)
     .addHelpText('after', '\nErrors: invalid (a value the client model refuses; param names it), exists (the id is taken)')
     .action((opts: Record<string, any>, command: Command) =>
       runCommand(command, async (ctx) => {
@@ -88,6 +90,7 @@ export function registerIdpCommands(program: Command): void {
           tokenEndpointAuthMethod: opts.authMethod,
           jwks: await readJwksFile(opts.jwksFile),
           jwksUri: opts.jwksUri,
+          requirePushedAuthorizationRequests: opts.requirePar,
         };
         const result = await createIdpClient(ctx, cliSource(ctx.now()), input);
         if (!result.ok) {

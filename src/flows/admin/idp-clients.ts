@@ -23,7 +23,7 @@ export interface IdpAdminDeps {
   db: Db;
 }
 
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'] as const;
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange'] as const;
 export const RESPONSE_TYPES = ['code', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token', 'none'] as const;
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
@@ -48,6 +48,7 @@ export interface IdpClientInput {
   jwks?: unknown;
   /** private_key_jwt: where the provider fetches the client's JWK Set instead. */
   jwksUri?: string | null;
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
@@ -89,6 +90,7 @@ export function validateIdpClient(client: IdpClientRecord, config: Config): IdpC
   if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', 'a public client cannot use client_credentials (it has no secret)');
   // Anyone can call as a public client: it must not read other clients' tokens.
   if (client.type === 'public' && client.resourceServer) return invalid('resource_server', 'a public client cannot be a resource server (it has no secret)');
+  if (client.type === 'public' && client.grantTypes.includes('urn:ietf:params:oauth:grant-type:token-exchange')) return invalid('grant_types', 'a public client cannot use token exchange (it has no secret)');
   return null;
 }
 
@@ -136,6 +138,7 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     tokenEndpointAuthMethod: authMethod,
     jwks: (input.jwks ?? null) as IdpClientJwks | null,
     jwksUri: input.jwksUri ?? null,
+    requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
   };
   const problem = validateIdpClient(client, deps.config) ?? validateClientAuthentication(client, deps.config.production);
   if (problem) return problem;

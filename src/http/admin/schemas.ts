@@ -114,6 +114,7 @@ export const AdminIdpClient = Type.Object(
     skip_consent: Type.Boolean(),
     backchannel_logout_uri: Type.Union([Type.String(), Type.Null()]),
     resource_server: Type.Boolean({ description: "May introspect other clients' tokens (RFC 7662)." }),
+    require_pushed_authorization_requests: Type.Boolean(),
     created_at: Time,
     token_endpoint_auth_method: Type.String({ description: 'client_secret_basic or client_secret_post (its secret, sent either way), private_key_jwt (no secret: a JWT signed with one of its keys), none (public).' }),
     jwks: Type.Union([Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }), Type.Null()], { description: 'private_key_jwt: its public keys.' }),

@@ -118,6 +118,7 @@ export function idpClientView(client: IdpClientRecord) {
     skip_consent: client.skipConsent,
     backchannel_logout_uri: client.backchannelLogoutUri,
     resource_server: client.resourceServer,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     created_at: iso(client.createdAt),
     token_endpoint_auth_method: client.tokenEndpointAuthMethod,
     jwks: client.jwks,

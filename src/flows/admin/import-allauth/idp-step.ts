@@ -50,6 +50,8 @@ export const idpStep: ImportStep = {
             tokenEndpointAuthMethod: client.type === 'public' ? 'none' : 'client_secret_basic',
             jwks: null,
             jwksUri: null,
+            // The reference has no pushed authorization requests.
+            requirePushedAuthorizationRequests: false,
           });
           created.push({ source: run.sourceName, kind: 'idp_client', sourceId: client.id, targetId: 0, fingerprint: null, importedAt: run.now });
           run.summary.imported('idp_clients');

@@ -22,7 +22,7 @@ const CreateBody = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The client_id; a random one by default.' })),
     scopes: Type.Optional(Scopes),
     default_scopes: Type.Optional(Scopes),
-    grant_types: Type.Optional(Type.Array(Type.Union(admin.GRANT_TYPES.map((g) => Type.Literal(g))), { maxItems: 4, description: 'authorization_code by default.' })),
+    grant_types: Type.Optional(Type.Array(Type.Union(admin.GRANT_TYPES.map((g) => Type.Literal(g))), { maxItems: admin.GRANT_TYPES.length, description: 'authorization_code by default.' })),
     response_types: Type.Optional(Type.Array(Type.Union(admin.RESPONSE_TYPES.map((r) => Type.Literal(r))), { maxItems: 7 })),
     redirect_uris: Type.Optional(Uris),
     post_logout_redirect_uris: Type.Optional(Uris),
@@ -36,6 +36,7 @@ const CreateBody = Type.Object(
     ),
     jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false, description: 'private_key_jwt: the public JWK Set (RSA, EC P-256 or Ed25519 keys).' })),
     jwks_uri: Type.Optional(Type.String({ maxLength: 2000, description: 'private_key_jwt: an https URL serving the JWK Set instead.' })),
+    require_pushed_authorization_requests: Type.Optional(Type.Boolean({ description: 'Authorization requests only through the PAR endpoint (RFC 9126); false by default.' })),
   },
   { additionalProperties: false },
 );
@@ -110,6 +111,7 @@ export const idpClients = [
         tokenEndpointAuthMethod: b.token_endpoint_auth_method,
         jwks: b.jwks,
         jwksUri: b.jwks_uri,
+        requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
     },
