@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readOptional, type Env } from './env.js';
+import { readIdpRegistrationSettings, type IdpRegistrationSettings } from './idp-registration.js';
 
 // The OpenID provider (allauth.idp.oidc), off unless IDP_OIDC_ENABLED: the
 // reference's IDP_OIDC_* settings under their names and with its defaults.
@@ -35,6 +36,8 @@ export interface IdpSettings {
   rpInitiatedLogoutAsksForOpLogout: boolean;
   /** IDP_OIDC_USERINFO_ENDPOINT: an external userinfo URL announced in discovery; the built-in one is then off. */
   userinfoEndpoint: string | null;
+  /** Registration, client ID metadata documents, protected resources (idp-registration.ts). */
+  dynamicClients: IdpRegistrationSettings;
 }
 
 function readUserCodeFormat(env: Env): UserCodeFormat {
@@ -119,5 +122,6 @@ export function readIdpSettings(env: Env, production: boolean, warnings: string[
     deviceUserCodeLimit: readRateLimits(env),
     rpInitiatedLogoutAsksForOpLogout: readBool(env, 'IDP_OIDC_RP_INITIATED_LOGOUT_ASKS_FOR_OP_LOGOUT', true),
     userinfoEndpoint: readUrl(env, 'IDP_OIDC_USERINFO_ENDPOINT'),
+    dynamicClients: readIdpRegistrationSettings(env, enabled && production, warnings),
   };
 }

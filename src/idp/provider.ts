@@ -11,6 +11,9 @@ import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
+import { discoveryAdditions } from './discovery.js';
+import { metadataDocumentClients } from './client-id-metadata.js';
+import { offeredScopes } from './registration-metadata.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
@@ -43,6 +46,13 @@ export interface ProviderDeps {
   endBrowserSession: EndBrowserSession;
 }
 
+/** IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS: clients described by the document at their client_id. */
+function metadataDocuments(deps: ProviderDeps) {
+  const settings = deps.config.idp.dynamicClients;
+  if (!settings.clientIdMetadataDocuments) return undefined;
+  return metadataDocumentClients({ settings, now: deps.now, offeredScopes: offeredScopes(settings), refused: (clientId, reason) => deps.logError(new Error(reason), `client ID metadata document of ${clientId} refused`) });
+}
+
 /** Builds the provider for one issuer. */
 export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const { config } = deps;
@@ -52,7 +62,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
-    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes), metadataDocumentClient: metadataDocuments(deps) }),
     clients: [],
     routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
     jwks: { keys: [jwk] },
@@ -72,8 +82,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
-    // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
-    ...(settings.userinfoEndpoint ? { discovery: { userinfo_endpoint: settings.userinfoEndpoint } } : {}),
+    // IDP_OIDC_USERINFO_ENDPOINT (announced instead of the built-in endpoint, which is then off), registration, client ID metadata documents.
+    discovery: discoveryAdditions(settings, issuer),
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,

@@ -6,6 +6,7 @@ import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, rotateIdpCli
 import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { cliSource } from '../../audit/recorder.js';
 import { idpClientView } from '../../http/admin/views.js';
+import { registerInitialAccessTokenCommands } from './idp-initial-access-tokens.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -25,6 +26,7 @@ function clientText(client: IdpClientRecord): string {
 
 export function registerIdpCommands(program: Command): void {
   const idp = program.command('idp').description('the OpenID provider (IDP_OIDC_ENABLED): its clients, the applications users sign in to with this server');
+  registerInitialAccessTokenCommands(idp);
   const clients = idp.command('clients').description('register, list, rotate the secret of and delete OpenID clients');
 
   clients

@@ -11,6 +11,7 @@ import * as m010 from './010_audit.js';
 import * as m011 from './011_social_state_nonce.js';
 import * as m012 from './012_idp_oidc.js';
 import * as m013 from './013_admin.js';
+import * as m017 from './017_idp_registration.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '011_social_state_nonce': m011,
   '012_idp_oidc': m012,
   '013_admin': m013,
+  '017_idp_registration': m017,
 };
