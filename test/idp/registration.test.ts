@@ -2,15 +2,20 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
-import { eventsOf } from '../audit/support.js';
+import { eventsOf as allEventsOf } from '../audit/support.js';
 import { IDP_ENV, codeFlow, loggedInBrowser, navigate } from './support.js';
 import { createInitialAccessToken } from '../../src/flows/admin/idp-initial-access-tokens.js';
 import { cliSource } from '../../src/audit/recorder.js';
+import { AdminClient, adminUrl, newKey } from '../admin/support.js';
+import { cliError, cliJson } from '../cli/support.js';
 
 // Dynamic client registration (RFC 7591) and its management (RFC 7592):
 // off by default; with initial access tokens, openid-client registers a
 // client and logs a user in with it; the tokens' limits, the metadata a
 // client may not register, and read, update and delete of a registration.
+
+/** Audit events of a type, their detail read as the JSON it is. */
+const eventsOf = async (server: TestServer, type: string) => (await allEventsOf(server, type)).map((e) => ({ ...e, detail: e.detail as Record<string, unknown> }));
 
 const REDIRECT = 'https://app.test/callback';
 const REGISTER = '/identity/o/api/register';
@@ -186,6 +191,43 @@ describeEachDatabase('OpenID provider: dynamic client registration with initial 
     assert.equal((await manage(uri, 'GET', token)).status, 401);
     await assert.rejects(oidc.refreshTokenGrant(rp, 'no-such-token'), (e: any) => oauthError(e) === 'invalid_client');
     assert.ok((await eventsOf(server(), 'idp_client.deleted')).some((e) => e.detail.client_id === id && e.detail.actor === 'registration'));
+  });
+});
+
+describeEachDatabase('OpenID provider: initial access tokens from the admin API and the CLI', { ...IDP_ENV, IDP_OIDC_REGISTRATION: 'initial_access_token', ADMIN_PORT: '0' }, ({ server }) => {
+  it('makes, lists and revokes tokens through the admin API, the token shown once and stored hashed', async () => {
+    const key = await newKey(server(), 'write');
+    const admin = new AdminClient(await adminUrl(server()), key.secret);
+    const made = await admin.post('/idp/initial-access-tokens', { expires_in: 3600, uses: 2 });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const token: string = made.body.meta.token;
+    assert.equal(made.body.data.uses_left, 2);
+    const row = await server().app.deps.db.selectFrom('idp_initial_access_tokens').selectAll().where('id', '=', made.body.data.id).executeTakeFirstOrThrow();
+    assert.notEqual(row.token_hash, token);
+    assert.equal(JSON.stringify((await admin.get('/idp/initial-access-tokens')).body).includes(token), false, 'a listing never shows a token');
+
+    assert.equal((await register(server(), { redirect_uris: [REDIRECT] }, token)).status, 201);
+    const listed = (await admin.get('/idp/initial-access-tokens')).body.data.find((t: { id: number }) => t.id === made.body.data.id);
+    assert.equal(listed.uses_left, 1);
+
+    assert.equal((await admin.post('/idp/initial-access-tokens', { expires_in: 5 })).status, 400);
+    assert.equal((await admin.delete(`/idp/initial-access-tokens/${made.body.data.id}`)).status, 200);
+    assert.equal((await register(server(), { redirect_uris: [REDIRECT] }, token)).status, 401, 'a revoked token registers nothing');
+    assert.equal((await admin.delete(`/idp/initial-access-tokens/${made.body.data.id}`)).status, 404);
+    const events = await eventsOf(server(), 'idp_initial_access_token.created');
+    assert.ok(events.some((e) => e.detail.initial_access_token_id === made.body.data.id && e.detail.actor === 'admin_api'));
+  });
+
+  it('makes a token with `headless-auth idp initial-access-tokens create`, printed once', async () => {
+    const db = server().app.deps.config.databaseUrl;
+    const out = await cliJson(db, ['idp', 'initial-access-tokens', 'create', '--uses', '1', '--expires-in', '600']);
+    assert.equal(out.initial_access_token.uses_left, 1);
+    assert.equal((await register(server(), { redirect_uris: [REDIRECT] }, out.token)).status, 201);
+    assert.equal((await register(server(), { redirect_uris: [REDIRECT] }, out.token)).status, 401);
+    const listed = await cliJson(db, ['idp', 'initial-access-tokens', 'list']);
+    assert.equal(listed.initial_access_tokens.some((t: { id: number }) => t.id === out.initial_access_token.id), false, 'a used-up token is not listed');
+    await cliError(db, ['idp', 'initial-access-tokens', 'create', '--expires-in', '10'], 'invalid');
+    await cliError(db, ['idp', 'initial-access-tokens', 'revoke', '999999'], 'not_found');
   });
 });
 

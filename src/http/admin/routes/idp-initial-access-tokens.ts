@@ -3,7 +3,7 @@ import * as admin from '../../../flows/admin/idp-initial-access-tokens.js';
 import type { InitialAccessTokenRecord } from '../../../store/idp-registration.js';
 import { adminEndpoint, created, ok, refused } from '../endpoint.js';
 import { envelope, responses } from '../schemas.js';
-import { COMMON_ERRORS } from './common.js';
+import { COMMON_ERRORS, Id } from './common.js';
 
 // flows/admin/idp-initial-access-tokens.ts: the tokens that let a client
 // register itself (IDP_OIDC_REGISTRATION=initial_access_token), the CLI's
@@ -57,8 +57,8 @@ export const idpInitialAccessTokens = [
     tags,
     summary: 'Revoke an initial access token',
     description: `It registers no more clients; those it registered stay. Records \`idp_initial_access_token.revoked\`. 404 \`not_found\`. ${COMMON_ERRORS}`,
-    params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+    params: Type.Object({ id: Id }),
     response: responses({ 200: Type.Object({ status: Type.Integer() }) }),
-    run: async (deps, call, { params }) => ((await admin.revokeInitialAccessToken(deps, call.source(), params.id)) ? { status: 200 } : refused(404, 'not_found', 'id')),
+    run: async (deps, call, { params }) => ((await admin.revokeInitialAccessToken(deps, call.source(), Number(params.id))) ? { status: 200 } : refused(404, 'not_found', 'id')),
   }),
 ];
