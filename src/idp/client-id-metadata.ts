@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { IdpRegistrationSettings } from '../config/idp-registration.js';
 import type { IdpClientRecord } from '../store/idp-clients.js';
-import { parseRegistration } from './registration-metadata.js';
+import { offeredScopes, parseRegistration } from './registration-metadata.js';
 
 // OAuth Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document,
 // IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS): a client unknown here whose
@@ -191,4 +191,10 @@ export function metadataDocumentClients(deps: MetadataDocumentDeps): (id: string
     }
     return pending;
   };
+}
+
+/** The provider's lookup when IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS is on (undefined when off); a refused document is logged with its reason. */
+export function metadataDocumentLookup(settings: IdpRegistrationSettings, now: () => number, logError: (error: unknown, message: string) => void) {
+  if (!settings.clientIdMetadataDocuments) return undefined;
+  return metadataDocumentClients({ settings, now, offeredScopes: offeredScopes(settings), refused: (clientId, reason) => logError(new Error(reason), `client ID metadata document of ${clientId} refused`) });
 }

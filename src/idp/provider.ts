@@ -12,8 +12,7 @@ import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
 import { discoveryAdditions } from './discovery.js';
-import { metadataDocumentClients } from './client-id-metadata.js';
-import { offeredScopes } from './registration-metadata.js';
+import { metadataDocumentLookup } from './client-id-metadata.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
@@ -46,13 +45,6 @@ export interface ProviderDeps {
   endBrowserSession: EndBrowserSession;
 }
 
-/** IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS: clients described by the document at their client_id. */
-function metadataDocuments(deps: ProviderDeps) {
-  const settings = deps.config.idp.dynamicClients;
-  if (!settings.clientIdMetadataDocuments) return undefined;
-  return metadataDocumentClients({ settings, now: deps.now, offeredScopes: offeredScopes(settings), refused: (clientId, reason) => deps.logError(new Error(reason), `client ID metadata document of ${clientId} refused`) });
-}
-
 /** Builds the provider for one issuer. */
 export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const { config } = deps;
@@ -62,7 +54,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
-    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes), metadataDocumentClient: metadataDocuments(deps) }),
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes), metadataDocumentClient: metadataDocumentLookup(settings.dynamicClients, deps.now, deps.logError) }),
     clients: [],
     routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
     jwks: { keys: [jwk] },

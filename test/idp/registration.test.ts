@@ -127,6 +127,9 @@ describeEachDatabase('OpenID provider: dynamic client registration with initial 
     const unparsable = await register(server(), '{"redirect_uris": [', token, true);
     assert.equal(unparsable.status, 400);
     assert.equal(unparsable.body.error, 'invalid_client_metadata');
+    const huge = await register(server(), { redirect_uris: [REDIRECT], client_name: 'x'.repeat(100_000) }, token);
+    assert.equal(huge.status, 413);
+    assert.equal(huge.body.error, 'invalid_request');
     // The one use is still there.
     assert.equal((await register(server(), { redirect_uris: [REDIRECT] }, token)).status, 201);
   });

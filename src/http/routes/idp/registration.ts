@@ -60,6 +60,11 @@ export async function registrationRoutes(app: FastifyInstance, deps: Deps, provi
     // The body is read as text and parsed here, so that bad JSON gets OAuth's error rather than the API's.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+    // A body too large or cut short is still answered in OAuth's form; the server's own errors go on to its handler.
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+      if (!error.statusCode || error.statusCode >= 500) throw error;
+      return reply.code(error.statusCode).headers({ 'cache-control': 'no-store' }).type('application/json').send({ error: 'invalid_request', error_description: error.message });
+    });
     const client = `${REGISTRATION_PATH}/:client_id`;
     await mountEndpoints(scope, deps, null, [
       route('POST', REGISTRATION_PATH, providers, (deps, request, input) => registerClient(deps, sourceOf(deps, request), input), true),
