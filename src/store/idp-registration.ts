@@ -49,6 +49,11 @@ export async function listInitialAccessTokens(conn: Conn, now: number): Promise<
   return rows.map(toToken);
 }
 
+/** Housekeeping: tokens expired or used up at `now` can register nothing more. */
+export async function deleteSpentInitialAccessTokens(conn: Conn, now: number): Promise<void> {
+  await conn.deleteFrom('idp_initial_access_tokens').where((eb) => eb.or([eb('expires_at', '<=', now), eb('uses_left', '<=', 0)])).execute();
+}
+
 export async function deleteInitialAccessToken(conn: Conn, id: number): Promise<boolean> {
   const result = await conn.deleteFrom('idp_initial_access_tokens').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

@@ -101,6 +101,12 @@ describeEachDatabase('OpenID provider: dynamic client registration with initial 
     const expired = await register(server(), { redirect_uris: [REDIRECT] }, expiring);
     assert.equal(expired.status, 401);
     assert.equal(expired.body.error, 'invalid_token');
+
+    // The sweeper removes the tokens that can register nothing more.
+    const spent = () => server().app.deps.db.selectFrom('idp_initial_access_tokens').select('id').where('expires_at', '<=', server().clock.now()).execute();
+    assert.ok((await spent()).length > 0);
+    await server().app.sweep();
+    assert.equal((await spent()).length, 0);
   });
 
   it('refuses metadata a client may not register, without spending a use', async () => {
