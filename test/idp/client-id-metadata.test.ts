@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
 import { IDP_ENV, codeFlow, loggedInBrowser, navigate } from './support.js';
-import { clientIdUrl, internalAddress } from '../../src/idp/client-id-metadata.js';
+import { clientIdUrl, documentClient, internalAddress } from '../../src/idp/client-id-metadata.js';
 
 // Client ID Metadata Documents: a URL as client_id, its JSON document
 // served by a small HTTP server here (on 127.0.0.1, which the suite allows
@@ -158,6 +158,18 @@ describe('client ID metadata document guards', () => {
   it('tells internal addresses from public ones', () => {
     for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) assert.equal(internalAddress(address), true, address);
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) assert.equal(internalAddress(address), false, address);
+  });
+
+  it('names why a document is refused', () => {
+    const id = 'https://app.example/client.json';
+    const url = new URL(id);
+    const reason = (doc: unknown) => documentClient(id, url, doc, ['openid'], 0);
+    assert.equal(typeof reason({ client_id: id, redirect_uris: [REDIRECT] }), 'object');
+    assert.match(String(reason({ client_id: 'https://other.example/c.json', redirect_uris: [REDIRECT] })), /client_id is not its URL/);
+    assert.match(String(reason({ client_id: id, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic' })), /not supported for documents/);
+    assert.match(String(reason({ client_id: id, redirect_uris: [REDIRECT], client_secret: 'x' })), /client secret/);
+    assert.match(String(reason({ client_id: id, redirect_uris: ['https://*.app.example/cb'] })), /wildcard/);
+    assert.match(String(reason([])), /not a JSON object/);
   });
 
   it('takes only https URLs with a path and no fragment, credentials or dot segments', () => {
