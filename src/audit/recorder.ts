@@ -14,8 +14,8 @@ import { secretRing } from '../security/signing.js';
 // outbox rows go into the same transaction, so a committed event is always
 // delivered eventually and a rolled-back one never.
 
-/** Who acted when not the user themselves: the admin CLI, an admin API key, an administrator in the console. */
-export type AuditActor = 'cli' | 'admin_api' | 'admin_console';
+/** Who acted when not the user themselves: the admin CLI, an admin API key, an administrator in the console, or a client at the OpenID provider's registration endpoint. */
+export type AuditActor = 'cli' | 'admin_api' | 'admin_console' | 'registration';
 
 /** Where an event comes from: a request (IP, user agent), or an admin front end. */
 export interface AuditSource {

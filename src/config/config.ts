@@ -252,7 +252,7 @@ export function loadConfig(env: Env): Config {
     httpSecurity: readHttpSecurity(env),
     audit: readAuditSettings(env),
     admin: readAdminSettings(env, [port, operations.metrics.port]),
-    idp: readIdpSettings(env, production),
+    idp: readIdpSettings(env, production, warnings),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import type { RateLimitRule } from './rate-limits.js';
 import { ConfigError, readBool, readEnum, readInt, readJsonObject, readOptional, type Env } from './env.js';
 import { readResourceServers, type ResourceServerSetting } from './idp-resource-servers.js';
+import { readIdpRegistrationSettings, type IdpRegistrationSettings } from './idp-registration.js';
 
 // The OpenID provider (allauth.idp.oidc), off unless IDP_OIDC_ENABLED: the
 // reference's IDP_OIDC_* settings under their names and with its defaults.
@@ -43,6 +44,8 @@ export interface IdpSettings {
   backchannelLogoutAllowPrivate: boolean;
   /** IDP_OIDC_RESOURCE_SERVERS: the APIs access tokens may be restricted to (RFC 8707). */
   resourceServers: ResourceServerSetting[];
+  /** Registration, client ID metadata documents, protected resources (idp-registration.ts). */
+  dynamicClients: IdpRegistrationSettings;
 }
 
 function readUserCodeFormat(env: Env): UserCodeFormat {
@@ -121,7 +124,7 @@ function readUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
-export function readIdpSettings(env: Env, production: boolean): IdpSettings {
+export function readIdpSettings(env: Env, production: boolean, warnings: string[]): IdpSettings {
   const enabled = readBool(env, 'IDP_OIDC_ENABLED', false);
   if (enabled && production) {
     // The login hand-over must reach the real SPA, never the development default.
@@ -151,5 +154,6 @@ export function readIdpSettings(env: Env, production: boolean): IdpSettings {
     userinfoEndpoint: readUrl(env, 'IDP_OIDC_USERINFO_ENDPOINT'),
     backchannelLogoutAllowPrivate: readBool(env, 'IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE', false),
     resourceServers: readResourceServers(env),
+    dynamicClients: readIdpRegistrationSettings(env, enabled && production, warnings),
   };
 }

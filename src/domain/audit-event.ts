@@ -46,6 +46,9 @@ export const AUDIT_EVENT_TYPES = [
   'idp_client.secret_rotated',
   'idp_client.deleted',
   'idp_client.keys_replaced',
+  'idp_client.updated',
+  'idp_initial_access_token.created',
+  'idp_initial_access_token.revoked',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -77,7 +80,7 @@ export interface AuditDetail {
   authenticator_id?: number;
   reason?: AuditFailureReason | AuditChangeReason;
   /** Who acted when not the user themselves: `cli` (the admin command line), `admin_api` (a key), `admin_console` (an administrator). */
-  actor?: 'cli' | 'admin_api' | 'admin_console';
+  actor?: 'cli' | 'admin_api' | 'admin_console' | 'registration';
   /** The admin API key's id (`admin_api`) or the administrator's user id (`admin_console`). */
   actor_id?: number;
   /** An admin API key an event concerns. */
@@ -100,4 +103,6 @@ export interface AuditDetail {
   token_type?: string;
   /** The OpenID provider's grants of the user revoked with their tokens (`idp.grants_revoked`). */
   grants?: number;
+  /** Dynamic client registration: the initial access token an event made, removed or registered a client with. */
+  initial_access_token_id?: number;
 }

@@ -16,6 +16,8 @@ import { operationsEndpoints, type OperationsRoutes } from './routes/operations/
 import { idpProviders, providerRoutes, type IdpProviders } from './routes/idp/provider.js';
 import { interactionRoutes } from './routes/idp/interaction.js';
 import { consentEndpoints } from './routes/idp/consent.js';
+import { registrationRoutes } from './routes/idp/registration.js';
+import { wellKnownRoutes } from './routes/idp/well-known.js';
 import type { Logger } from '../observability/logger.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
@@ -72,6 +74,8 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   if (idp) {
     await providerRoutes(app, deps, idp);
     await interactionRoutes(app, deps, idp);
+    await registrationRoutes(app, deps, idp);
+    await wellKnownRoutes(app, deps, idp);
   }
   for (const client of config.clients) {
     await app.register((scope) => clientApi(scope, deps, client, idp), { prefix: clientPrefix(client) });

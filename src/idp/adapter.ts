@@ -2,7 +2,7 @@ import { hashSecret } from '../security/secrets.js';
 import type { AtRestCipher } from '../security/at-rest.js';
 import type { Db } from '../store/db.js';
 import { consumePayload, destroyGrant, destroyPayload, findPayload, findPayloadBy, upsertPayload, type PayloadRow } from '../store/idp-payloads.js';
-import { findIdpClient } from '../store/idp-clients.js';
+import { findIdpClient, type IdpClientRecord } from '../store/idp-clients.js';
 import { clientMetadata, requestAuth } from './client-metadata.js';
 
 // oidc-provider's storage interface over our database (idp_payloads), and
@@ -27,6 +27,8 @@ export interface AdapterDeps {
   issuer: string;
   /** Called with a client's scopes before its metadata goes to the provider (see provider.ts, supportedScopes). */
   onClientScopes(scopes: string[]): void;
+  /** IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS: the client a URL client_id describes (client-id-metadata.ts). */
+  metadataDocumentClient?: (id: string) => Promise<IdpClientRecord | null>;
 }
 
 /**
@@ -107,7 +109,7 @@ export function createAdapterClass(deps: AdapterDeps) {
 }
 
 async function findClient(deps: AdapterDeps, id: string): Promise<Payload | undefined> {
-  const client = await findIdpClient(deps.db, id);
+  const client = (await findIdpClient(deps.db, id)) ?? (await deps.metadataDocumentClient?.(id)) ?? null;
   if (!client) return undefined;
   deps.onClientScopes(client.scopes);
   return clientMetadata(client, deps.signingAlg) as Payload;

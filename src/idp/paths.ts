@@ -18,3 +18,6 @@ export const IDP_PATHS = {
 
 /** Every path the provider itself answers (the interaction pages are ours). */
 export const PROVIDER_PATHS = ['/.well-known/openid-configuration', ...Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction').map(([, path]) => path)];
+
+/** Dynamic client registration (RFC 7591; ours, not the provider's): a client's own registration is this path and its client_id (RFC 7592). */
+export const REGISTRATION_PATH = '/identity/o/api/register';

@@ -14,6 +14,8 @@ import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
 import { recordInteractionTime } from './interaction-time.js';
 import { introspectionFeature } from './introspection.js';
+import { discoveryAdditions } from './discovery.js';
+import { metadataDocumentLookup } from './client-id-metadata.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
@@ -66,7 +68,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
   const provider = new Provider(issuer, {
-    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes) }),
+    adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes), metadataDocumentClient: metadataDocumentLookup(settings.dynamicClients, deps.now, deps.logError) }),
     clients: [],
     routes: Object.fromEntries(Object.entries(IDP_PATHS).filter(([name]) => name !== 'interaction')),
     jwks: { keys: [jwk] },
@@ -88,15 +90,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     conformIdTokenClaims: false,
     acrValues: [],
     ...clientAuth,
-    discovery: {
-      ...clientAuth.discovery,
-      ...PAR_DISCOVERY,
-      // Back-channel logout is ours (messaging/backchannel-logout.ts), not the provider's feature; its logout tokens carry sid.
-      backchannel_logout_supported: true,
-      backchannel_logout_session_supported: true,
-      // IDP_OIDC_USERINFO_ENDPOINT: announced instead of the built-in endpoint, which is then off.
-      ...(settings.userinfoEndpoint ? { userinfo_endpoint: settings.userinfoEndpoint } : {}),
-    },
+    // Beyond the provider's own: back-channel logout, IDP_OIDC_USERINFO_ENDPOINT, registration, client ID metadata documents (discovery.ts); PAR's flag.
+    discovery: { ...clientAuth.discovery, ...PAR_DISCOVERY, ...discoveryAdditions(settings, issuer) },
     extraClientMetadata: {
       properties: EXTRA_METADATA,
       validator: () => undefined,

@@ -207,6 +207,8 @@ export interface Database {
   admin_api_keys: AdminApiKeysTable;
   idp_clients: IdpClientsTable;
   idp_payloads: IdpPayloadsTable;
+  idp_initial_access_tokens: IdpInitialAccessTokensTable;
+  idp_client_registrations: IdpClientRegistrationsTable;
 }
 
 /** Keys of the admin REST API; see migrations/013_admin.ts. */
@@ -293,4 +295,25 @@ export interface IdpPayloadsTable {
   issuer: string | null;
   expires_at: number | null;
   consumed_at: number | null;
+}
+
+/** Initial access tokens of dynamic client registration; see migrations/017_idp_registration.ts. */
+export interface IdpInitialAccessTokensTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the token. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  uses_left: number | null;
+}
+
+/** A dynamically registered client's registration (RFC 7592 management). */
+export interface IdpClientRegistrationsTable {
+  client_id: string;
+  /** SHA-256 (hex) of the registration access token. */
+  access_token_hash: string;
+  initial_access_token_id: number | null;
+  /** JSON object of the RFC 7591 metadata our client model has no column for. */
+  metadata: string;
+  created_at: number;
 }

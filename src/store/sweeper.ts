@@ -6,6 +6,7 @@ import { deleteExpiredTokenUses } from './social-token-uses.js';
 import { deleteAuditEventsBefore } from './audit-events.js';
 import { deleteFinishedDeliveriesBefore } from './webhook-deliveries.js';
 import { deleteExpiredPayloads } from './idp-payloads.js';
+import { deleteSpentInitialAccessTokens } from './idp-registration.js';
 
 // Expired sessions, one-time keys, redirect states and redeemed ID token ids are dead weight: lookups already ignore
 // them, so deleting them is housekeeping, done in the background at an
@@ -35,6 +36,7 @@ export function startSweeper(db: Db, now: () => number, log: (error: unknown) =>
       await deleteExpiredStates(db, now());
       await deleteExpiredTokenUses(db, now());
       await deleteExpiredPayloads(db, now());
+      await deleteSpentInitialAccessTokens(db, now());
       if (opts.auditRetentionDays > 0) {
         const cutoff = now() - opts.auditRetentionDays * 86400_000;
         await inBatches(() => deleteAuditEventsBefore(db, cutoff, BATCH));

@@ -8,6 +8,7 @@ import type { IdpClientRecord } from '../../store/idp-clients.js';
 import { cliSource } from '../../audit/recorder.js';
 import { idpClientView } from '../../http/admin/views.js';
 import { CONFIDENTIAL_AUTH_METHODS } from '../../idp/client-auth-methods.js';
+import { registerInitialAccessTokenCommands } from './idp-initial-access-tokens.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -46,6 +47,7 @@ async function readJwksFile(path: string | undefined): Promise<unknown> {
 
 export function registerIdpCommands(program: Command): void {
   const idp = program.command('idp').description('the OpenID provider (IDP_OIDC_ENABLED): its clients, the applications users sign in to with this server');
+  registerInitialAccessTokenCommands(idp);
   const clients = idp.command('clients').description('register, list, rotate the secret of and delete OpenID clients');
 
   clients

@@ -14,6 +14,7 @@ import * as m013 from './013_admin.js';
 import * as m015 from './015_idp_resource_servers.js';
 import * as m016 from './016_idp_client_keys.js';
 import * as m018 from './018_idp_par.js';
+import * as m017 from './017_idp_registration.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '015_idp_resource_servers': m015,
   '016_idp_client_keys': m016,
   '018_idp_par': m018,
+  '017_idp_registration': m017,
 };

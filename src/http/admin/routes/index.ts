@@ -8,6 +8,7 @@ import { socialAccounts } from './social-accounts.js';
 import { auditTrail } from './audit-trail.js';
 import { webhooks } from './webhooks.js';
 import { idpClients } from './idp-clients.js';
+import { idpInitialAccessTokens } from './idp-initial-access-tokens.js';
 
 // Every admin resource, in the order of the admin API's OpenAPI document;
 // each file declares the routes of one flows/admin module. Mounted behind
@@ -22,4 +23,5 @@ export const adminEndpoints: readonly Endpoint[] = [
   auditTrail,
   ...webhooks,
   ...idpClients,
+  ...idpInitialAccessTokens,
 ];
