@@ -88,7 +88,10 @@ function nodeCommand(args: string[]): [string, string[]] {
   return onCores('server', process.execPath, args);
 }
 
-/** wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request. */
+/**
+ * wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request.
+ * Its default timeout (2 s) would drop the answers of a server slowed by a busy database; 10 s keeps them.
+ */
 const wrk: string | null = (() => {
   try {
     return execFileSync('sh', ['-c', 'command -v wrk']).toString().trim() || null;
@@ -138,7 +141,7 @@ export function loadFromChild(target: ChildTarget, connections: number, seconds:
   const headers = Object.entries(target.headers ?? {});
   const posts = target.method !== undefined && target.method !== 'GET';
   const [command, args] = wrk
-    ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, ...(posts ? ['-s', wrkScript(target)] : []), ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
+    ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...(posts ? ['-s', wrkScript(target)] : []), ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
     : [
         process.execPath,
         [autocannonCli, '-j', '-c', String(connections), '-d', String(seconds), ...(posts ? ['-m', target.method!, '-b', target.body ?? ''] : []), ...headers.flatMap(([k, v]) => ['-H', `${k}=${v}`]), target.url],
