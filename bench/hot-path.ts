@@ -82,14 +82,14 @@ async function answerOf(options: autocannon.Options): Promise<{ status: number; 
 }
 
 /** The compiled server; `npm run build` first unless BENCH_BUILD=false. */
-function build(): void {
+export function build(): void {
   if (process.env.BENCH_BUILD === 'false') return;
   const result = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`npm run build failed (${result.error?.message ?? `exit ${result.status}`})`);
 }
 
 /** What production requires, rate limits off; everything else at its default (the access log included). */
-function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+export function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     // Only PATH from the bench's own environment, so that no setting of the shell leaks in.
     PATH: process.env.PATH ?? '',
@@ -103,10 +103,10 @@ function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): Rec
   };
 }
 
-const baselineEnv = () => ({ PATH: process.env.PATH ?? '', NODE_ENV: 'production' });
+export const baselineEnv = () => ({ PATH: process.env.PATH ?? '', NODE_ENV: 'production' });
 
 /** A fresh database `bench_<random>` on the PostgreSQL server, or why there is none. */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | { skipped: string }> {
+export async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | { skipped: string }> {
   const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -139,7 +139,7 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
 }
 
 /** Starts every process at once; stops those that started when one fails. */
-async function startAll(starts: Array<Promise<Process>>): Promise<Process[]> {
+export async function startAll(starts: Array<Promise<Process>>): Promise<Process[]> {
   const settled = await Promise.allSettled(starts);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { ServerCpu } from './harness.js';
+import { dir, type ServerCpu } from './harness.js';
 
 // Servers as deployed, in child processes of their own: the compiled server
 // started as `npm start` starts it, and the hello-world baselines with the
@@ -87,7 +88,10 @@ function nodeCommand(args: string[]): [string, string[]] {
   return onCores('server', process.execPath, args);
 }
 
-/** wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request. */
+/**
+ * wrk, where it is installed: a load generator in C that costs a fraction of autocannon's CPU per request.
+ * Its default timeout (2 s) would drop the answers of a server slowed by a busy database; 10 s keeps them.
+ */
 const wrk: string | null = (() => {
   try {
     return execFileSync('sh', ['-c', 'command -v wrk']).toString().trim() || null;
@@ -107,16 +111,41 @@ export interface ChildLoad {
   non2xx: number;
 }
 
+/** What a child load sends: GET unless a method is given; a body goes with it as is. */
+export interface ChildTarget {
+  url: string;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+/** wrk takes a method and a body only from a Lua script: one per distinct request, written once. */
+const wrkScripts = new Map<string, string>();
+function wrkScript(target: ChildTarget): string {
+  const lua = [`wrk.method = ${JSON.stringify(target.method ?? 'GET')}`, ...(target.body === undefined ? [] : [`wrk.body = ${JSON.stringify(target.body)}`])].join('\n');
+  let path = wrkScripts.get(lua);
+  if (!path) {
+    path = join(dir, `wrk-${wrkScripts.size}.lua`);
+    writeFileSync(path, `${lua}\n`);
+    wrkScripts.set(lua, path);
+  }
+  return path;
+}
+
 /**
  * A load from a process of its own, on the bench's cores when pinned: wrk
  * where installed, autocannon's command otherwise. Two such loads run side by
  * side without sharing an event loop.
  */
-export function loadFromChild(target: { url: string; headers?: Record<string, string> }, connections: number, seconds: number): Promise<ChildLoad> {
+export function loadFromChild(target: ChildTarget, connections: number, seconds: number): Promise<ChildLoad> {
   const headers = Object.entries(target.headers ?? {});
+  const posts = target.method !== undefined && target.method !== 'GET';
   const [command, args] = wrk
-    ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
-    : [process.execPath, [autocannonCli, '-j', '-c', String(connections), '-d', String(seconds), ...headers.flatMap(([k, v]) => ['-H', `${k}=${v}`]), target.url]];
+    ? [wrk, ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', ...(posts ? ['-s', wrkScript(target)] : []), ...headers.flatMap(([k, v]) => ['-H', `${k}: ${v}`]), target.url]]
+    : [
+        process.execPath,
+        [autocannonCli, '-j', '-c', String(connections), '-d', String(seconds), ...(posts ? ['-m', target.method!, '-b', target.body ?? ''] : []), ...headers.flatMap(([k, v]) => ['-H', `${k}=${v}`]), target.url],
+      ];
   return new Promise((resolve, reject) => {
     const child = spawn(...onCores('generator', command, args), { stdio: ['ignore', 'pipe', 'ignore'] });
     let output = '';

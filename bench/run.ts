@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { ROUNDS, SECONDS, PASSWORD, cleanUp, inTurn, load, median, medianRound, signUp, startServer, warmUp, type Figures } from './harness.js';
 import { measureHotPath, printHotPath } from './hot-path.js';
+import { measureIdpToken, printIdpToken } from './idp-token.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { rssMiB } from './processes.js';
 import { measureSecondFactor, printSecondFactor } from './second-factor.js';
 
-// `npm run bench`, in four blocks (BENCH_ONLY=hot,login,mfa,metrics picks some):
+// `npm run bench`, in five blocks (BENCH_ONLY=hot,login,mfa,metrics,idp picks some):
 // - hot: the compiled server as `npm start` runs it, beside a Fastify
 //   hello-world and a bare node:http hello-world in the same run
 //   (hot-path.ts). Targets: whoami by session token (SQLite) at most 1.5x
@@ -19,12 +20,15 @@ import { measureSecondFactor, printSecondFactor } from './second-factor.js';
 // - mfa: the second step of a password + TOTP login well under 1 ms of
 //   event loop per request (second-factor.ts).
 // - metrics: metrics cost whoami under 5 % (metrics-cost.ts).
+// - idp: the OpenID provider's token endpoint (client_credentials) on SQLite
+//   and PostgreSQL beside bare oidc-provider with its in-memory adapter
+//   (idp-token.ts). Target: at most 2x its CPU per token on SQLite.
 // The load generator shares the machine, and this VM's speed drifts by up to
 // 10 % within seconds, so every ratio is taken from short runs made back to
 // back (in alternating order) and the median of many rounds is reported,
 // with the spread, so that a noisy neighbour does not decide the result.
 
-const BLOCKS = ['hot', 'login', 'mfa', 'metrics'] as const;
+const BLOCKS = ['hot', 'login', 'mfa', 'metrics', 'idp'] as const;
 const only = new Set((process.env.BENCH_ONLY ?? BLOCKS.join(',')).split(',').map((b) => b.trim()).filter(Boolean));
 const unknown = [...only].filter((block) => !(BLOCKS as readonly string[]).includes(block));
 if (unknown.length > 0) {
@@ -135,6 +139,7 @@ try {
   // Then, as blocks of their own: a password + TOTP login, and what metrics cost a whoami.
   if (only.has('mfa')) printSecondFactor(await measureSecondFactor());
   if (only.has('metrics')) await measureMetricsCost();
+  if (only.has('idp')) printIdpToken(await measureIdpToken());
 } finally {
   await cleanUp();
 }

@@ -1,7 +1,8 @@
 import { hashSecret } from '../security/secrets.js';
 import type { AtRestCipher } from '../security/at-rest.js';
 import type { Db } from '../store/db.js';
-import { consumePayload, destroyGrant, destroyPayload, findPayload, findPayloadBy, upsertPayload, type PayloadRow } from '../store/idp-payloads.js';
+import { consumePayload, destroyGrant, destroyPayload, findPayload, findPayloadBy, upsertPayloads, type PayloadRow, type PayloadWrite } from '../store/idp-payloads.js';
+import { WriteBatcher } from '../store/write-batcher.js';
 import { findIdpClient, type IdpClientRecord } from '../store/idp-clients.js';
 import { clientMetadata, requestAuth } from './client-metadata.js';
 
@@ -44,7 +45,25 @@ const key = (value: string) => (value.startsWith(DIGEST_REF) && requestAuth.getS
 /** Models whose id is a bearer secret: kept out of the stored payload. */
 const SECRET_IDS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest']);
 
+/**
+ * Models whose every save writes an id the same save has just made, which no
+ * one can know, let alone read or revoke, before the save is done: these
+ * writes wait for each other and go out together, one statement for many
+ * tokens (on SQLite one commit). The token endpoint answers once its own
+ * write is in.
+ */
+const MINTED = new Set(['AccessToken', 'ClientCredentials', 'RefreshToken', 'AuthorizationCode']);
+
 export function createAdapterClass(deps: AdapterDeps) {
+  const minted = new WriteBatcher<string, PayloadWrite>((batch) => upsertPayloads(deps.db, [...batch.values()]));
+  const queued = new Set<Promise<void>>();
+  const mint = (row: PayloadWrite): Promise<void> => {
+    const written = minted.add(`${row.model}:${row.id}`, row);
+    queued.add(written);
+    const settled = () => void queued.delete(written);
+    written.then(settled, settled);
+    return written;
+  };
   return class KyselyAdapter {
     constructor(readonly model: string) {}
 
@@ -53,7 +72,7 @@ export function createAdapterClass(deps: AdapterDeps) {
       if (SECRET_IDS.has(this.model)) delete stored.jti;
       delete stored.consumed;
       if (this.model === 'DeviceCode' && payload.jti) stored.sealedJti = deps.atRest.seal(payload.jti, `idp-device:${key(payload.userCode ?? '')}`);
-      await upsertPayload(deps.db, {
+      const row: PayloadWrite = {
         model: this.model,
         id: key(id),
         payload: JSON.stringify(stored),
@@ -63,7 +82,8 @@ export function createAdapterClass(deps: AdapterDeps) {
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
         issuer: deps.issuer,
         expiresAt: typeof expiresIn === 'number' ? deps.now() + expiresIn * 1000 : null,
-      });
+      };
+      await (MINTED.has(this.model) ? mint(row) : upsertPayloads(deps.db, [row]));
     }
 
     async find(id: string): Promise<Payload | undefined> {
@@ -94,6 +114,8 @@ export function createAdapterClass(deps: AdapterDeps) {
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      // A token of this grant still queued (a refresh racing a replay) is written first, so that the revocation ends it too.
+      await Promise.allSettled([...queued]);
       await destroyGrant(deps.db, grantId);
     }
 

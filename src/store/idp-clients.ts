@@ -1,4 +1,5 @@
 import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
 
 // OpenID provider clients (idp_clients). Lists are JSON arrays; the secret
 // is only ever a hash.
@@ -139,9 +140,15 @@ function possibleId(id: string): boolean {
   return id.length > 0 && id.length <= 100 && !/[\u0000-\u001f\u007f-\u009f]/.test(id);
 }
 
+// Every token request looks its client up: compiled once, and on SQLite read
+// on the reader connection, outside the writer's queue. Never cached, so that
+// a client deleted or a secret rotated (by the CLI, in another process)
+// counts from the next request.
+const clientRows = prepared((conn: Conn, id: string) => conn.selectFrom('idp_clients').selectAll().where('id', '=', id));
+
 export async function findIdpClient(conn: Conn, id: string): Promise<IdpClientRecord | null> {
   if (!possibleId(id)) return null;
-  const row = await conn.selectFrom('idp_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = await clientRows(conn, id);
   return row ? toRecord(row) : null;
 }
 

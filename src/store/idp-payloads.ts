@@ -24,7 +24,16 @@ export interface PayloadWrite {
 }
 
 export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void> {
-  const values = {
+  await upsertPayloads(conn, [row]);
+}
+
+/**
+ * Writes many payloads in one statement (see WriteBatcher): on SQLite one
+ * commit for all of them, on PostgreSQL one round trip. Ids must be distinct
+ * (PostgreSQL refuses to update one row twice in a statement).
+ */
+export async function upsertPayloads(conn: Conn, rows: readonly PayloadWrite[]): Promise<void> {
+  const values = rows.map((row) => ({
     model: row.model,
     id: row.id,
     payload: row.payload,
@@ -35,20 +44,20 @@ export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void
     issuer: row.issuer,
     expires_at: row.expiresAt,
     consumed_at: null,
-  };
+  }));
   await conn
     .insertInto('idp_payloads')
     .values(values)
     .onConflict((oc) =>
-      oc.columns(['model', 'id']).doUpdateSet({
-        payload: values.payload,
-        grant_id: values.grant_id,
-        user_code: values.user_code,
-        uid: values.uid,
-        account_id: values.account_id,
-        issuer: values.issuer,
-        expires_at: values.expires_at,
-      }),
+      oc.columns(['model', 'id']).doUpdateSet((eb) => ({
+        payload: eb.ref('excluded.payload'),
+        grant_id: eb.ref('excluded.grant_id'),
+        user_code: eb.ref('excluded.user_code'),
+        uid: eb.ref('excluded.uid'),
+        account_id: eb.ref('excluded.account_id'),
+        issuer: eb.ref('excluded.issuer'),
+        expires_at: eb.ref('excluded.expires_at'),
+      })),
     )
     .execute();
 }

@@ -1,6 +1,8 @@
 import type { Deps } from '../context.js';
 import type { ProviderEvent } from '../../idp/provider.js';
-import { recordEvent } from '../../audit/recorder.js';
+import { recordEvent, type AuditSource, type EventFields } from '../../audit/recorder.js';
+import type { AuditEventType } from '../../domain/audit-event.js';
+import { WriteBatcher } from '../../store/write-batcher.js';
 import { endBrowserSession } from './browser-session.js';
 
 // The OpenID provider of one issuer (idp/provider.ts), wired to the use
@@ -9,14 +11,23 @@ import { endBrowserSession } from './browser-session.js';
 
 export type IdpProviderFactory = (deps: Deps, issuer: string) => any;
 
+interface PendingEvent {
+  source: AuditSource;
+  type: AuditEventType;
+  fields: EventFields;
+}
+
 /**
  * Loads the provider (oidc-provider, about 25 MiB of a process's memory, so
  * only when IDP_OIDC_ENABLED is on) and answers how to build one per issuer.
  */
 export async function loadIdpProvider(): Promise<IdpProviderFactory> {
   const { buildProvider } = await import('../../idp/provider.js');
-  return (deps, issuer) =>
-    buildProvider(
+  const recorders = new WeakMap<Deps, (event: ProviderEvent) => Promise<void>>();
+  return (deps, issuer) => {
+    let audit = recorders.get(deps);
+    if (!audit) recorders.set(deps, (audit = providerEventRecorder(deps)));
+    return buildProvider(
       {
         config: deps.config,
         db: deps.db,
@@ -24,17 +35,34 @@ export async function loadIdpProvider(): Promise<IdpProviderFactory> {
         now: () => deps.clock.now(),
         logError: (error, message) => deps.log.error({ err: error }, message),
         endBrowserSession: (key, ip, userAgent) => endBrowserSession(deps, key, ip, userAgent),
-        audit: (event) => recordProviderEvent(deps, event),
+        audit,
         limiter: deps.idpLimiter,
       },
       issuer,
     );
+  };
 }
 
-/** A token issued or revoked, a refresh token replayed: recorded on its own; a failure is logged, the provider's answer stands. */
-async function recordProviderEvent(deps: Deps, event: ProviderEvent): Promise<void> {
-  const detail = { ...(event.clientId ? { client_id: event.clientId } : {}), ...(event.grantType ? { grant_type: event.grantType } : {}), ...(event.tokenType ? { token_type: event.tokenType } : {}) };
-  await recordEvent(deps, deps.db, { ip: event.ip, userAgent: event.userAgent, now: deps.clock.now() }, event.type, { userId: event.userId, detail }).catch((error: unknown) =>
-    deps.log.error({ err: error, event: event.type }, 'recording an OpenID provider event failed'),
-  );
+/**
+ * Records the provider's events (a token issued or revoked, a refresh token
+ * replayed), each in the database before the provider answers. A token is
+ * issued on every request to the token endpoint, so the events of requests
+ * answered at the same time go in together, in one transaction (on SQLite
+ * one commit instead of one each); a lone event is written on its own. A
+ * failure is logged, and the provider's answer stands.
+ */
+function providerEventRecorder(deps: Deps): (event: ProviderEvent) => Promise<void> {
+  let sequence = 0;
+  const batcher = new WriteBatcher<number, PendingEvent>(async (batch) => {
+    const events = [...batch.values()];
+    if (events.length === 1) return recordEvent(deps, deps.db, events[0]!.source, events[0]!.type, events[0]!.fields);
+    await deps.db.transaction().execute(async (tx) => {
+      for (const { source, type, fields } of events) await recordEvent(deps, tx, source, type, fields);
+    });
+  });
+  return async (event) => {
+    const detail = { ...(event.clientId ? { client_id: event.clientId } : {}), ...(event.grantType ? { grant_type: event.grantType } : {}), ...(event.tokenType ? { token_type: event.tokenType } : {}) };
+    const pending = { source: { ip: event.ip, userAgent: event.userAgent, now: deps.clock.now() }, type: event.type, fields: { userId: event.userId, detail } };
+    await batcher.add(sequence++, pending).catch((error: unknown) => deps.log.error({ err: error, event: event.type }, 'recording an OpenID provider event failed'));
+  };
 }

@@ -43,6 +43,14 @@ export async function idpProviders(deps: Deps): Promise<IdpProviders> {
   };
 }
 
+/** Koa's callback() composes the middleware anew on every call: once per provider. */
+const handlers = new WeakMap<object, (req: FastifyRequest['raw'], res: FastifyReply['raw']) => Promise<void>>();
+function handlerOf(provider: any): (req: FastifyRequest['raw'], res: FastifyReply['raw']) => Promise<void> {
+  let handler = handlers.get(provider);
+  if (!handler) handlers.set(provider, (handler = provider.callback()));
+  return handler!;
+}
+
 /** Hands the raw request to the provider. */
 async function passThrough(deps: Deps, providers: IdpProviders, request: FastifyRequest, reply: FastifyReply, byDigest = false): Promise<FastifyReply | void> {
   const { provider } = providers(request);
@@ -58,7 +66,7 @@ async function passThrough(deps: Deps, providers: IdpProviders, request: Fastify
   // The provider logs its errors with the request's id, and limits by the address the trusted proxies give.
   serving(request.raw, { log: request.log, ip: request.ip });
   const basic = /^basic /i.test(request.headers.authorization ?? '');
-  await requestAuth.run({ basic, byDigest }, () => provider.callback()(request.raw, reply.raw));
+  await requestAuth.run({ basic, byDigest }, () => handlerOf(provider)(request.raw, reply.raw));
 }
 
 /**
