@@ -84,14 +84,17 @@ describeEachDatabase('OpenID provider: discovery', IDP_ENV, ({ server }) => {
     }
   });
 
-  it('announces no request objects, claims parameter or registration, and refuses request and request_uri', async () => {
+  it('announces no request objects, claims parameter or registration, and refuses request and request_uri other than PAR\'s', async () => {
     const doc = await discovery();
     assert.equal(doc.request_parameter_supported ?? false, false);
     assert.equal(doc.request_uri_parameter_supported, false);
     assert.equal(doc.claims_parameter_supported, false);
-    for (const absent of ['require_request_uri_registration', 'registration_endpoint', 'pushed_authorization_request_endpoint', 'request_object_signing_alg_values_supported', 'backchannel_authentication_endpoint']) {
+    for (const absent of ['require_request_uri_registration', 'registration_endpoint', 'request_object_signing_alg_values_supported', 'backchannel_authentication_endpoint']) {
       assert.equal(doc[absent], undefined, absent);
     }
+    // Pushed authorization requests are on (par.test.ts), for the clients that want them.
+    assert.equal(doc.pushed_authorization_request_endpoint, `${server().baseUrl}/identity/o/api/par`);
+    assert.equal(doc.require_pushed_authorization_requests, false);
 
     const client = await registerClient(server(), { skipConsent: true });
     const { api } = await loggedInBrowser(server());

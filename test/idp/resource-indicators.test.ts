@@ -47,7 +47,8 @@ describeEachDatabase('OpenID provider: resource indicators', { ...IDP_ENV, IDP_O
     const tokens = await oidc.clientCredentialsGrant(await relyingParty(server(), service), { scope: 'files.read reports', resource: FILES });
     assert.equal(tokens.scope, 'files.read');
     assert.equal(tokens.expires_in, 3600);
-    const api = await registerClient(server(), { name: 'Files API', grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'] });
+    // The API introspects tokens issued to other clients: a resource server.
+    const api = await registerClient(server(), { name: 'Files API', grantTypes: ['client_credentials'], redirectUris: [], scopes: ['openid'], resourceServer: true });
     const info = await oidc.tokenIntrospection(await relyingParty(server(), api), tokens.access_token);
     assert.equal(info.active, true);
     assert.equal(info.aud, FILES);
