@@ -80,7 +80,8 @@ export async function measureIdpToken(): Promise<IdpToken> {
   const database = await postgresDatabase();
   if ('skipped' in database) notes.push(database.skipped);
   const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const idpEnv = { IDP_OIDC_ENABLED: 'true', IDP_OIDC_PRIVATE_KEY: privateKey };
+  // Production requires the issuer; client credentials do not depend on it.
+  const idpEnv = { IDP_OIDC_ENABLED: 'true', IDP_OIDC_PRIVATE_KEY: privateKey, IDP_OIDC_ISSUER: 'https://auth.bench.example' };
   const envs: Array<[string, Record<string, string>]> = [['server, SQLite', serverEnv(`sqlite:${join(dir, 'idp.sqlite3')}`, idpEnv)]];
   if ('url' in database) envs.push(['server, PostgreSQL', serverEnv(database.url, idpEnv)]);
   const processes: Process[] = [];

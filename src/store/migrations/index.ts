@@ -13,8 +13,9 @@ import * as m012 from './012_idp_oidc.js';
 import * as m013 from './013_admin.js';
 import * as m015 from './015_idp_resource_servers.js';
 import * as m016 from './016_idp_client_keys.js';
-import * as m018 from './018_idp_par.js';
 import * as m017 from './017_idp_registration.js';
+import * as m018 from './018_idp_par.js';
+import * as m019 from './019_idp_partial_indexes.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '013_admin': m013,
   '015_idp_resource_servers': m015,
   '016_idp_client_keys': m016,
-  '018_idp_par': m018,
   '017_idp_registration': m017,
+  '018_idp_par': m018,
+  '019_idp_partial_indexes': m019,
 };
