@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { IdpRegistrationSettings } from '../config/idp-registration.js';
 import type { IdpClientRecord } from '../store/idp-clients.js';
-import { offeredScopes, parseRegistration } from './registration-metadata.js';
+import { offeredScopes, parseRegistration, selfDescribedClient } from './registration-metadata.js';
 
 // OAuth Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document,
 // IDP_OIDC_CLIENT_ID_METADATA_DOCUMENTS): a client unknown here whose
@@ -132,24 +132,7 @@ export function documentClient(id: string, url: URL, body: unknown, offeredScope
   if (!parsed.ok) return parsed.description;
   // The consent page shows the name: the host it is published on goes with it, which the document cannot choose.
   const name = typeof doc.client_name === 'string' ? `${parsed.value.fields.name} (${url.host})` : url.host;
-  return {
-    ...parsed.value.fields,
-    name,
-    id,
-    secretHash: null,
-    defaultScopes: [],
-    corsOrigins: [],
-    allowUriWildcards: false,
-    skipConsent: false,
-    backchannelLogoutUri: null,
-    resourceServer: false,
-    tokenEndpointAuthMethod: 'none',
-    jwks: null,
-    jwksUri: null,
-    requirePushedAuthorizationRequests: false,
-    ownerId: null,
-    createdAt: now,
-  };
+  return selfDescribedClient({ ...parsed.value.fields, name }, id, null, now);
 }
 
 export interface MetadataDocumentDeps {

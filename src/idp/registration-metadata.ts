@@ -142,3 +142,30 @@ export function registrationView(client: IdpClientRecord, extras: Record<string,
     ...extras,
   };
 }
+
+/**
+ * A client that described itself (a registration, a metadata document): the
+ * fields it set, and for the rest an untrusted client's defaults, none of
+ * our privileged ones (skip consent, wildcards, CORS origins, resource
+ * server, back-channel logout). Our model takes a secret either way (basic
+ * or post): the method it registered is kept with the extras and echoed.
+ */
+export function selfDescribedClient(fields: RegisteredFields, id: string, secretHash: string | null, createdAt: number): IdpClientRecord {
+  return {
+    ...fields,
+    id,
+    secretHash,
+    defaultScopes: [],
+    corsOrigins: [],
+    allowUriWildcards: false,
+    skipConsent: false,
+    backchannelLogoutUri: null,
+    resourceServer: false,
+    tokenEndpointAuthMethod: fields.type === 'public' ? 'none' : 'client_secret_basic',
+    jwks: null,
+    jwksUri: null,
+    requirePushedAuthorizationRequests: false,
+    ownerId: null,
+    createdAt,
+  };
+}

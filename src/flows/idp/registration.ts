@@ -7,7 +7,7 @@ import { deleteIdpClient, findIdpClient, insertIdpClient, upsertIdpClient, type 
 import { findClientRegistration, initialAccessTokenUsable, insertClientRegistration, setClientRegistrationMetadata, useInitialAccessToken } from '../../store/idp-registration.js';
 import { clientSecretMatches, newClientSecret } from '../../idp/client-secrets.js';
 import { REGISTRATION_PATH } from '../../idp/paths.js';
-import { offeredScopes, parseRegistration, registrationView, type ParsedRegistration } from '../../idp/registration-metadata.js';
+import { offeredScopes, parseRegistration, registrationView, selfDescribedClient } from '../../idp/registration-metadata.js';
 import { validateIdpClient } from '../admin/idp-clients.js';
 
 // Dynamic client registration (RFC 7591) and its management (RFC 7592),
@@ -45,27 +45,6 @@ function checked(deps: Deps, client: IdpClientRecord): RegistrationAnswer | null
   return { status: 400, error: problem.param === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', description: `${problem.param}: ${problem.message}` };
 }
 
-function record(parsed: ParsedRegistration, id: string, secretHash: string | null, createdAt: number): IdpClientRecord {
-  return {
-    ...parsed.fields,
-    id,
-    secretHash,
-    defaultScopes: [],
-    corsOrigins: [],
-    allowUriWildcards: false,
-    skipConsent: false,
-    backchannelLogoutUri: null,
-    resourceServer: false,
-    // Our model takes a secret either way (basic or post): the registered method is kept with the extras and echoed.
-    tokenEndpointAuthMethod: parsed.fields.type === 'public' ? 'none' : 'client_secret_basic',
-    jwks: null,
-    jwksUri: null,
-    requirePushedAuthorizationRequests: false,
-    ownerId: null,
-    createdAt,
-  };
-}
-
 const clientUri = (issuer: string, id: string) => `${issuer}${REGISTRATION_PATH}/${encodeURIComponent(id)}`;
 
 /** POST to the registration endpoint (RFC 7591 section 3). */
@@ -78,7 +57,7 @@ export async function registerClient(deps: Deps, source: AuditSource, request: R
   const parsed = parseRegistration(request.body, offeredScopes(deps.config.idp.dynamicClients));
   if (!parsed.ok) return { status: 400, error: parsed.error, description: parsed.description };
   const secret = parsed.value.fields.type === 'confidential' ? newClientSecret() : null;
-  const client = record(parsed.value, randomUUID().replaceAll('-', ''), secret?.hash ?? null, source.now);
+  const client = selfDescribedClient(parsed.value.fields, randomUUID().replaceAll('-', ''), secret?.hash ?? null, source.now);
   const problem = checked(deps, client);
   if (problem) return problem;
 
@@ -139,7 +118,7 @@ export async function updateRegistration(deps: Deps, source: AuditSource, reques
   if (!parsed.ok) return { status: 400, error: parsed.error, description: parsed.description };
   const confidential = parsed.value.fields.type === 'confidential';
   const secret = confidential && !found.client.secretHash ? newClientSecret() : null;
-  const client = record(parsed.value, clientId, confidential ? (secret?.hash ?? found.client.secretHash) : null, found.client.createdAt);
+  const client = selfDescribedClient(parsed.value.fields, clientId, confidential ? (secret?.hash ?? found.client.secretHash) : null, found.client.createdAt);
   const problem = checked(deps, client);
   if (problem) return problem;
   await deps.db.transaction().execute(async (tx) => {
