@@ -38,10 +38,11 @@ describe('a port in use at start', () => {
   });
 
   it('is one line naming the address and the setting, and exit status 1', async () => {
-    const base = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite3')}`, SECRET_KEY: TEST_SECRET, HOST: '127.0.0.1' };
+    // A database each: the two start at once, and neither may meet the other's migrations.
+    const base = (name: string) => ({ DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite3`)}`, SECRET_KEY: TEST_SECRET, HOST: '127.0.0.1' });
     const cases = [
-      { setting: 'ADMIN_HOST/ADMIN_PORT', env: { ...base, PORT: String(await freePort()), ADMIN_PORT: String(port) } },
-      { setting: 'HOST/PORT', env: { ...base, PORT: String(port) } },
+      { setting: 'ADMIN_HOST/ADMIN_PORT', env: { ...base('admin'), PORT: String(await freePort()), ADMIN_PORT: String(port) } },
+      { setting: 'HOST/PORT', env: { ...base('public'), PORT: String(port) } },
     ];
     const runs = await Promise.all(cases.map(({ env }) => start(env)));
     cases.forEach(({ setting }, i) => {
@@ -50,7 +51,7 @@ describe('a port in use at start', () => {
       assert.equal(lines.length, 1, lines.join('\n'));
       const line = JSON.parse(lines[0]!);
       assert.equal(line.level, 'fatal');
-      assert.equal(line.setting, setting);
+      assert.equal(line.setting, setting, lines[0]);
       assert.equal(line.failure, 'EADDRINUSE');
       assert.ok(line.msg.includes(`127.0.0.1:${port}`) && line.msg.includes(setting), line.msg);
       assert.equal(line.err, undefined, 'no stack');

@@ -68,7 +68,7 @@ const APP_SCRIPT = `<script src="/oidc-client-ts.js"></script>
 <script>
 const query = new URLSearchParams(location.search);
 if (query.get('client_id')) sessionStorage.setItem('settings', JSON.stringify({ authority: query.get('authority'), client_id: query.get('client_id') }));
-const manager = new oidc.UserManager({ ...JSON.parse(sessionStorage.getItem('settings')), redirect_uri: location.origin + '/app-callback', post_logout_redirect_uri: location.origin + '/app', scope: 'openid email', response_type: 'code', loadUserInfo: true });
+const manager = new oidc.UserManager({ ...JSON.parse(sessionStorage.getItem('settings')), redirect_uri: location.origin + '/app-callback', post_logout_redirect_uri: location.origin + '/signed-out', scope: 'openid email', response_type: 'code', loadUserInfo: true });
 const show = (user) => { document.getElementById('out').textContent = JSON.stringify(user && { sub: user.profile.sub, email: user.profile.email, sid: user.profile.sid, access_token: user.access_token, refresh: Boolean(user.refresh_token) }); };
 </script>`;
 const APP_PAGE = `<!doctype html><meta charset="utf-8"><title>App</title>${APP_SCRIPT}
@@ -204,13 +204,17 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
     const client = await registerClient(server, {
       type: 'public',
       redirectUris: [`${rpBase}/app-callback`],
-      postLogoutRedirectUris: [`${rpBase}/app`],
+      postLogoutRedirectUris: [`${rpBase}/signed-out`],
       corsOrigins: [rpBase],
       skipConsent: true,
     });
     const context = await browser.newContext();
     const page = await context.newPage();
-    const shown = async () => JSON.parse((await page.textContent('#out')) || 'null');
+    const shown = async () => {
+      const text = (await page.textContent('#out')) || 'null';
+      assert.ok(!text.startsWith('error'), text);
+      return JSON.parse(text);
+    };
     try {
       await page.goto(`${rpBase}/app?${new URLSearchParams({ authority: spa.url.replace(/\/$/, ''), client_id: client.id })}`);
       await page.waitForSelector('body[data-ready="yes"]');
@@ -233,7 +237,8 @@ describeUnlessSkipped('OpenID provider in Chromium', skip, () => {
       assert.equal(renewed.sub, user.sub);
       assert.notEqual(renewed.access_token, user.access_token, 'a new access token from the refresh token');
 
-      await Promise.all([page.waitForURL(`${rpBase}/app`), page.click('#logout')]);
+      // A page of its own to come back to: waiting for /app would be met before the sign-out left it.
+      await Promise.all([page.waitForURL(`${rpBase}/signed-out`), page.click('#logout')]);
       await page.goto(spa.url);
       assert.equal(await page.evaluate(async () => (await fetch('/_service/browser/v1/auth/session')).status), 401, 'signed out here too');
     } finally {
