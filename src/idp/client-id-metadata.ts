@@ -99,11 +99,15 @@ function fetchDocument(url: URL, privateHosts: boolean): Promise<Fetched> {
         }
         const chunks: Buffer[] = [];
         let size = 0;
-        response.on('data', (chunk: Buffer) => {
+        const tooLarge = (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_BYTES) return request.destroy(new Refused(`the document is larger than ${MAX_BYTES} bytes`));
-          chunks.push(chunk);
-        });
+          if (size <= MAX_BYTES) return void chunks.push(chunk);
+          // Refused here, once: chunks already read still arrive, and an error given to destroy() would be emitted again where nobody listens.
+          response.off('data', tooLarge);
+          reject(new Refused(`the document is larger than ${MAX_BYTES} bytes`));
+          request.destroy();
+        };
+        response.on('data', tooLarge);
         response.on('end', () => {
           try {
             resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')), maxAge: maxAgeOf(response) });
@@ -114,7 +118,10 @@ function fetchDocument(url: URL, privateHosts: boolean): Promise<Fetched> {
         response.on('error', reject);
       },
     );
-    request.on('timeout', () => request.destroy(new Refused(`no document within ${TIMEOUT_MS} ms`)));
+    request.on('timeout', () => {
+      reject(new Refused(`no document within ${TIMEOUT_MS} ms`));
+      request.destroy();
+    });
     request.on('error', reject);
     request.end();
   });
