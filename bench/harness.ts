@@ -162,3 +162,9 @@ export async function signUp(server: { api: string }): Promise<{ session_token: 
   return (await response.json()).meta;
 }
 
+/** The rounds' range and middle half. */
+export function spread(xs: number[]): string {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))]!.toFixed(2);
+  return `rounds ${at(0)}-${at(1)}, middle half ${at(0.25)}-${at(0.75)}`;
+}

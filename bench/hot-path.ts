@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type autocannon from 'autocannon';
 import pg from 'pg';
-import { PASSWORD, ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, signUp, warmUp, type Figures } from './harness.js';
+import { PASSWORD, ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, signUp, spread, warmUp, type Figures } from './harness.js';
 import { childLoadGenerator, clockTicks, loadFromChild, nodeFlags, pinToCores, releaseCores, startArgs, startProcess, type Pinning, type Process } from './processes.js';
 
 // The hot path against its baselines, all measured in the same run: the
@@ -324,13 +324,6 @@ export async function measureHotPath(): Promise<HotPath> {
     await Promise.all(processes.map((p) => p.stop()));
     if ('url' in database) await database.drop().catch((error: Error) => console.log(`could not drop the bench database: ${error.message}`));
   }
-}
-
-/** The rounds' range and middle half. */
-function spread(xs: number[]): string {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))]!.toFixed(2);
-  return `rounds ${at(0)}-${at(1)}, middle half ${at(0.25)}-${at(0.75)}`;
 }
 
 /** Prints the table, the memory and the targets; whether each target was met. */

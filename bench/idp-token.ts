@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, warmUp, type Figures } from './harness.js';
+import { ROUNDS, SECONDS, cleanUp, dir, inTurn, measure, median, spread, warmUp, type Figures } from './harness.js';
 import { CONNECTIONS, baselineEnv, build, postgresDatabase, serverEnv, startAll } from './hot-path.js';
 import { childLoadGenerator, clockTicks, loadFromChild, nodeFlags, pinToCores, releaseCores, startArgs, startProcess, type ChildTarget, type Pinning, type Process } from './processes.js';
 
@@ -135,13 +135,6 @@ export async function measureIdpToken(): Promise<IdpToken> {
     await Promise.all(processes.map((p) => p.stop()));
     if ('url' in database) await database.drop().catch((error: Error) => console.log(`could not drop the bench database: ${error.message}`));
   }
-}
-
-/** The rounds' range and middle half. */
-function spread(xs: number[]): string {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.round(q * (sorted.length - 1))]!.toFixed(2);
-  return `rounds ${at(0)}-${at(1)}, middle half ${at(0.25)}-${at(0.75)}`;
 }
 
 /** Prints the table and the target; whether it was met. */
