@@ -1,7 +1,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describeEachDatabase, type TestServer } from '../support/server.js';
+import { rawExchange } from '../support/raw-http.js';
 
 // Issue 13 item 10: HTTP that Node's parser refuses got Fastify's own
 // {"error","message","statusCode"} body. It is answered in the envelope.
@@ -12,29 +12,16 @@ interface RawAnswer {
   body: any;
 }
 
-/** Writes `request` byte for byte and reads until the server closes the connection. */
-function exchange(server: TestServer, request: string): Promise<RawAnswer> {
-  const { port } = new URL(server.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      let body: unknown;
-      try {
-        body = JSON.parse(rest.join('\r\n\r\n'));
-      } catch {
-        body = text;
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
-    });
-    socket.write(request);
-  });
+/** Writes `request` byte for byte and reads until the server closes the connection; the body as JSON when it is. */
+async function exchange(server: TestServer, request: string): Promise<RawAnswer> {
+  const { status, headers, text } = await rawExchange(server.baseUrl, request);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status, headers, body };
 }
 
 function assertEnvelope(answer: RawAnswer, status: number, code: string): void {
