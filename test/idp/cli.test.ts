@@ -1,7 +1,7 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { closeDatabase, migrateToLatest, openDatabase } from '../../src/store/db.js';
+import { migratedDatabaseUrl } from '../support/databases.js';
+import { closeDatabase, openDatabase } from '../../src/store/db.js';
 import { findIdpClient } from '../../src/store/idp-clients.js';
 import { clientSecretMatches } from '../../src/idp/client-secrets.js';
 import { cliError, cliJson } from '../cli/support.js';
@@ -10,17 +10,10 @@ import { cliError, cliJson } from '../cli/support.js';
 // hash is stored; rotation replaces it; the client model's rules hold.
 
 describe('idp clients CLI [sqlite]', () => {
-  let database: TestDatabase;
-  before(async () => {
-    database = await createTestDatabase('sqlite');
-    const db = openDatabase(database.url);
-    await migrateToLatest(db);
-    await closeDatabase(db);
-  });
-  after(async () => database?.drop());
+  const databaseUrl = migratedDatabaseUrl('sqlite');
 
   async function stored(id: string) {
-    const db = openDatabase(database.url);
+    const db = openDatabase(databaseUrl());
     try {
       return await findIdpClient(db, id);
     } finally {
@@ -29,7 +22,7 @@ describe('idp clients CLI [sqlite]', () => {
   }
 
   it('creates a confidential client, shows its secret once and stores a hash', async () => {
-    const out = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Wiki', '--redirect-uri', 'https://wiki.example.com/cb', '--scope', 'openid', '--scope', 'email', '--grant-type', 'authorization_code', '--grant-type', 'refresh_token']);
+    const out = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Wiki', '--redirect-uri', 'https://wiki.example.com/cb', '--scope', 'openid', '--scope', 'email', '--grant-type', 'authorization_code', '--grant-type', 'refresh_token']);
     assert.equal(out.client.type, 'confidential');
     assert.match(out.client.id, /^[0-9a-f]{32}$/);
     assert.deepEqual(out.client.scopes, ['openid', 'email']);
@@ -38,36 +31,36 @@ describe('idp clients CLI [sqlite]', () => {
     assert.ok(row?.secretHash && !row.secretHash.includes(out.client_secret));
     assert.equal(await clientSecretMatches(out.client_secret, row!.secretHash), true);
 
-    const list = await cliJson(database.url, ['idp', 'clients', 'list']);
+    const list = await cliJson(databaseUrl(), ['idp', 'clients', 'list']);
     const listed = list.clients.find((c: { id: string }) => c.id === out.client.id);
     assert.ok(listed);
     assert.equal('client_secret' in listed, false);
 
-    const rotated = await cliJson(database.url, ['idp', 'clients', 'rotate-secret', out.client.id]);
+    const rotated = await cliJson(databaseUrl(), ['idp', 'clients', 'rotate-secret', out.client.id]);
     assert.notEqual(rotated.client_secret, out.client_secret);
     const after = await stored(out.client.id);
     assert.equal(await clientSecretMatches(out.client_secret, after!.secretHash), false);
     assert.equal(await clientSecretMatches(rotated.client_secret, after!.secretHash), true);
 
-    await cliJson(database.url, ['idp', 'clients', 'delete', out.client.id]);
+    await cliJson(databaseUrl(), ['idp', 'clients', 'delete', out.client.id]);
     assert.equal(await stored(out.client.id), null);
-    await cliError(database.url, ['idp', 'clients', 'delete', out.client.id], 'not_found');
+    await cliError(databaseUrl(), ['idp', 'clients', 'delete', out.client.id], 'not_found');
   });
 
   it('a public client has no secret and cannot rotate one', async () => {
-    const out = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'CLI', '--type', 'public', '--id', 'cli-app', '--redirect-uri', 'http://127.0.0.1/cb']);
+    const out = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'CLI', '--type', 'public', '--id', 'cli-app', '--redirect-uri', 'http://127.0.0.1/cb']);
     assert.equal(out.client_secret, null);
-    await cliError(database.url, ['idp', 'clients', 'rotate-secret', 'cli-app'], 'public_client');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'again', '--id', 'cli-app', '--redirect-uri', 'http://127.0.0.1/cb'], 'exists');
+    await cliError(databaseUrl(), ['idp', 'clients', 'rotate-secret', 'cli-app'], 'public_client');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'again', '--id', 'cli-app', '--redirect-uri', 'http://127.0.0.1/cb'], 'exists');
   });
 
   it('refuses what the client model refuses', async () => {
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'x', '--redirect-uri', 'https://*.example.com/cb'], 'invalid');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'x', '--allow-uri-wildcards', '--redirect-uri', 'https://example.com/*/cb'], 'invalid');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'x'], 'invalid');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'x', '--grant-type', 'password'], 'invalid');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'x', '--redirect-uri', 'https://a.example/cb', '--scope', 'openid', '--default-scope', 'email'], 'invalid');
-    const wild = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'x', '--allow-uri-wildcards', '--redirect-uri', 'https://*.example.com/cb']);
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x', '--redirect-uri', 'https://*.example.com/cb'], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x', '--allow-uri-wildcards', '--redirect-uri', 'https://example.com/*/cb'], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x'], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x', '--grant-type', 'password'], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x', '--redirect-uri', 'https://a.example/cb', '--scope', 'openid', '--default-scope', 'email'], 'invalid');
+    const wild = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'x', '--allow-uri-wildcards', '--redirect-uri', 'https://*.example.com/cb']);
     assert.equal(wild.client.allow_uri_wildcards, true);
   });
 });

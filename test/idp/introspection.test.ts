@@ -1,9 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oidc from 'openid-client';
 import { describeEachDatabase } from '../support/server.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { closeDatabase, migrateToLatest, openDatabase } from '../../src/store/db.js';
+import { migratedDatabaseUrl } from '../support/databases.js';
+import { closeDatabase, openDatabase } from '../../src/store/db.js';
 import { findIdpClient } from '../../src/store/idp-clients.js';
 import { cliError, cliJson } from '../cli/support.js';
 import { AdminClient, adminUrl, assertAdminError, newKey } from '../admin/support.js';
@@ -68,27 +68,20 @@ describeEachDatabase('OpenID provider: who may introspect', { ...IDP_ENV, ADMIN_
 });
 
 describe('idp clients CLI: --resource-server [sqlite]', () => {
-  let database: TestDatabase;
-  before(async () => {
-    database = await createTestDatabase('sqlite');
-    const db = openDatabase(database.url);
-    await migrateToLatest(db);
-    await closeDatabase(db);
-  });
-  after(async () => database?.drop());
+  const databaseUrl = migratedDatabaseUrl('sqlite');
 
   it('marks a client as a resource server; a public one is refused', async () => {
-    const out = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Orders API', '--grant-type', 'client_credentials', '--scope', 'orders.read', '--resource-server']);
+    const out = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Orders API', '--grant-type', 'client_credentials', '--scope', 'orders.read', '--resource-server']);
     assert.equal(out.client.resource_server, true);
-    const plain = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Wiki', '--redirect-uri', 'https://wiki.example.com/cb']);
+    const plain = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Wiki', '--redirect-uri', 'https://wiki.example.com/cb']);
     assert.equal(plain.client.resource_server, false);
-    const db = openDatabase(database.url);
+    const db = openDatabase(databaseUrl());
     try {
       assert.equal((await findIdpClient(db, out.client.id))?.resourceServer, true);
       assert.equal((await findIdpClient(db, plain.client.id))?.resourceServer, false);
     } finally {
       await closeDatabase(db);
     }
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'SPA', '--type', 'public', '--redirect-uri', 'http://127.0.0.1/cb', '--resource-server'], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'SPA', '--type', 'public', '--redirect-uri', 'http://127.0.0.1/cb', '--resource-server'], 'invalid');
   });
 });

@@ -8,8 +8,7 @@ import * as oidc from 'openid-client';
 import { decodeJwt, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { describeEachDatabase } from '../support/server.js';
 import { startStandin, type Standin } from '../support/standin.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { closeDatabase, migrateToLatest, openDatabase } from '../../src/store/db.js';
+import { migratedDatabaseUrl } from '../support/databases.js';
 import { AdminClient, adminUrl, assertAdminError, newKey } from '../admin/support.js';
 import { cliError, cliJson } from '../cli/support.js';
 import { hashSecret } from '../../src/security/secrets.js';
@@ -179,40 +178,33 @@ describeEachDatabase('OpenID provider: private_key_jwt', { ...IDP_ENV, ADMIN_POR
 });
 
 describe('idp clients CLI: private_key_jwt [sqlite]', () => {
-  let database: TestDatabase;
+  const databaseUrl = migratedDatabaseUrl('sqlite');
   let dir: string;
-  before(async () => {
-    database = await createTestDatabase('sqlite');
-    const db = openDatabase(database.url);
-    await migrateToLatest(db);
-    await closeDatabase(db);
+  before(() => {
     dir = mkdtempSync(join(tmpdir(), 'jwks-'));
   });
-  after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await database?.drop();
-  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('registers keys from --jwks-file or --jwks-uri, with no secret', async () => {
     const { jwks } = await keyPair('ES256');
     const file = join(dir, 'jwks.json');
     writeFileSync(file, JSON.stringify(jwks));
-    const inline = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Signer', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-file', file]);
+    const inline = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Signer', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-file', file]);
     assert.equal(inline.client_secret, null);
     assert.equal(inline.client.token_endpoint_auth_method, 'private_key_jwt');
     assert.deepEqual(inline.client.jwks, jwks);
-    await cliError(database.url, ['idp', 'clients', 'rotate-secret', inline.client.id], 'private_key_jwt_client');
+    await cliError(databaseUrl(), ['idp', 'clients', 'rotate-secret', inline.client.id], 'private_key_jwt_client');
 
-    const remote = await cliJson(database.url, ['idp', 'clients', 'create', '--name', 'Remote', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'https://rp.example/jwks']);
+    const remote = await cliJson(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Remote', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'https://rp.example/jwks']);
     assert.equal(remote.client.jwks_uri, 'https://rp.example/jwks');
     // Its keys move: from the URL to a file.
-    const moved = await cliJson(database.url, ['idp', 'clients', 'set-keys', remote.client.id, '--jwks-file', file]);
+    const moved = await cliJson(databaseUrl(), ['idp', 'clients', 'set-keys', remote.client.id, '--jwks-file', file]);
     assert.deepEqual(moved.client.jwks, jwks);
     assert.equal(moved.client.jwks_uri, null);
 
     writeFileSync(join(dir, 'broken.json'), '{"keys": [');
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'Broken', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-file', join(dir, 'broken.json')], 'invalid');
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Broken', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-file', join(dir, 'broken.json')], 'invalid');
     // Outside a test or development (NODE_ENV=production), a key URL on this machine over http is refused too.
-    await cliError(database.url, ['idp', 'clients', 'create', '--name', 'Local', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'http://127.0.0.1:9/jwks'], 'invalid', { env: { NODE_ENV: 'production', FRONTEND_URL: 'https://app.example', SMTP_URL: 'smtp://relay.internal:25' } });
+    await cliError(databaseUrl(), ['idp', 'clients', 'create', '--name', 'Local', '--grant-type', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'http://127.0.0.1:9/jwks'], 'invalid', { env: { NODE_ENV: 'production', FRONTEND_URL: 'https://app.example', SMTP_URL: 'smtp://relay.internal:25' } });
   });
 });

@@ -79,3 +79,20 @@ export function migratedDatabase(kind: DatabaseKind): () => Db {
   });
   return () => db!;
 }
+
+/**
+ * For CLI tests: a fresh database of `kind`, migrated and closed before the
+ * enclosing suite's tests (the CLI opens it itself) and dropped after them.
+ * Answers a getter for its URL.
+ */
+export function migratedDatabaseUrl(kind: DatabaseKind): () => string {
+  let database: TestDatabase | undefined;
+  before(async () => {
+    database = await createTestDatabase(kind);
+    const db = openDatabase(database.url);
+    await migrateToLatest(db);
+    await closeDatabase(db);
+  });
+  after(async () => database?.drop());
+  return () => database!.url;
+}
