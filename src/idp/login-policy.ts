@@ -1,7 +1,7 @@
 import { interactionPolicy } from 'oidc-provider';
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
-import { findLiveSession } from '../store/sessions.js';
+import { browserSession } from './browser-session.js';
 import { claimableRedirectUri, type ClientExtras } from './client-metadata.js';
 
 // When the provider prompts: its own policy, plus two login checks of ours
@@ -24,8 +24,7 @@ export function loginPolicy(deps: LoginPolicyDeps): any {
     new Check('headless_session', 'the session at the authentication server ended', 'login_required', async (ctx: any) => {
       const accountId = ctx.oidc.session.accountId;
       if (!accountId || ctx.oidc.result?.login) return Check.NO_NEED_TO_PROMPT;
-      const key = ctx.cookies.get(deps.config.session.cookieName);
-      const found = key ? await findLiveSession(deps.db, key, deps.now()) : null;
+      const found = await browserSession(ctx, deps);
       if (!found?.user || !found.user.isActive || found.session.flow !== null || String(found.user.id) !== accountId) return Check.REQUEST_PROMPT;
       return Check.NO_NEED_TO_PROMPT;
     }),

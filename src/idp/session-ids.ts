@@ -1,8 +1,8 @@
 import type { Config } from '../config/config.js';
 import type { Db } from '../store/db.js';
-import { findLiveSession } from '../store/sessions.js';
 import { idpSessionId } from '../security/idp-session-id.js';
 import { secretRing } from '../security/signing.js';
+import { browserSession } from './browser-session.js';
 import { IDP_PATHS } from './paths.js';
 
 // Every ID token carries `sid`, the session here its login came from
@@ -25,8 +25,7 @@ export function sessionIdsFromOurSessions(provider: any, deps: SessionIdDeps): v
   const secret = secretRing(deps.config)[0]!;
   provider.use(async (ctx: any, next: () => Promise<void>) => {
     if (fromBrowser(ctx.path)) {
-      const key = ctx.cookies.get(deps.config.session.cookieName);
-      const found = key ? await findLiveSession(deps.db, key, deps.now()) : null;
+      const found = await browserSession(ctx, deps);
       if (found?.user) ctx.state.headlessSessionId = found.session.id;
     }
     await next();
