@@ -25,6 +25,7 @@ import { createSocialProviders } from './social/registry.js';
 import { startWebhookSender } from './messaging/webhooks/sender.js';
 import { createAdminServer } from './http/admin/server.js';
 import { idpRateLimits } from './idp/rate-limit.js';
+import { createTranslator } from './i18n/catalog.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -61,7 +62,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   for (const warning of config.warnings) log.warn({ setting_warning: warning }, warning);
   configurePasswordHashing({ maxConcurrent: config.passwordHashingConcurrency });
   const metrics = config.operations.metrics.enabled ? createMetrics({ passwordHashes: passwordHashingLoad }) : disabledMetrics;
-  // A bad token strategy or JWT key stops start-up before anything is opened.
+  // A broken catalogue, like a bad token strategy or JWT key, stops start-up before anything is opened.
+  const { languages, languageCode, localeDir } = config.languages;
+  const i18n = createTranslator({ languages, defaultLanguage: languageCode, localeDir });
   const createTokens = await prepareTokenStrategy(config);
   const db: Db = openDatabase(config.databaseUrl, {
     onQuery: config.operations.metrics.enabled ? (seconds) => metrics.query(seconds) : undefined,
@@ -98,6 +101,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // Sealed with SECRET_KEY; opened with it or any of SECRET_KEY_FALLBACKS.
     atRest: atRestCipher([config.secretKey, ...config.secretKeyFallbacks]),
     metrics,
+    i18n,
     social: createSocialProviders(config.social, () => clock.now()),
   };
   const deps: Deps = Object.assign(base, { tokens: createTokens(base) });

@@ -16,6 +16,7 @@ import { readMfaSettings, type MfaSettings } from './mfa.js';
 import { readAuditSettings, type AuditSettings } from './audit.js';
 import { readAdminSettings, type AdminSettings } from './admin.js';
 import { readIdpSettings, type IdpSettings } from './idp.js';
+import { readLanguageSettings, type LanguageSettings } from './languages.js';
 
 export { ConfigError };
 
@@ -58,6 +59,8 @@ export interface Config {
   /** Concurrent password hashes: all but one of libuv's pool threads. */
   passwordHashingConcurrency: number;
   siteName: string;
+  /** LANGUAGE_CODE, LANGUAGES, LOCALE_DIR. */
+  languages: LanguageSettings;
   mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
@@ -242,6 +245,7 @@ export function loadConfig(env: Env): Config {
     // so file and DNS work never queues behind a burst of logins.
     passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
+    languages: readLanguageSettings(env),
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),

@@ -11,6 +11,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { SocialProviders } from '../social/registry.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../kernel/log.js';
+import type { Translator } from '../i18n/catalog.js';
 
 /** Everything a flow may use, wired once in buildApp. */
 export interface Deps {
@@ -27,6 +28,8 @@ export interface Deps {
   atRest: AtRestCipher;
   /** Prometheus counters (no-ops when METRICS_ENABLED=false). */
   metrics: Metrics;
+  /** The catalogues: every text a person reads, in their language. */
+  i18n: Translator;
   /** The configured social login providers. */
   social: SocialProviders;
   /** The OpenID provider's limits (IDP_OIDC_RATE_LIMITS), when it is on and they are. */
@@ -38,6 +41,8 @@ export interface RequestContext {
   client: ClientKind;
   ip: string;
   userAgent: string;
+  /** The language the answer and any mail it sends are written in (Accept-Language among LANGUAGES). */
+  language: string;
   now: number;
   session: Session | null;
   /** The session's user when it is authenticated. */

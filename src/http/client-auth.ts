@@ -193,6 +193,7 @@ export function requestContext(request: FastifyRequest, deps: Deps): RequestCont
     client: request.auth.client,
     ip: request.ip,
     userAgent: userAgentOf(request),
+    language: deps.i18n.negotiate(request.headers['accept-language']),
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,

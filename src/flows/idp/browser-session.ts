@@ -19,5 +19,5 @@ export async function interactionLogin(deps: Deps, sessionKey: string | undefine
 export async function endBrowserSession(deps: Deps, sessionKey: string, ip: string, userAgent: string): Promise<void> {
   const now = deps.clock.now();
   const found = await findLiveSession(deps.db, sessionKey, now);
-  if (found) await endSession(deps, { client: 'browser', ip, userAgent, now, session: found.session, user: found.user });
+  if (found) await endSession(deps, { client: 'browser', ip, userAgent, language: deps.i18n.defaultLanguage, now, session: found.session, user: found.user });
 }
