@@ -11,6 +11,7 @@ const layers: string[][] = [
   ['kernel', 'domain'],
   ['observability', 'social'],
   ['config'],
+  ['i18n'],
   ['security'],
   ['store'],
   ['messaging'],
