@@ -17,6 +17,7 @@ import { readAuditSettings, type AuditSettings } from './audit.js';
 import { readAdminSettings, type AdminSettings } from './admin.js';
 import { readIdpSettings, type IdpSettings } from './idp.js';
 import { readLanguageSettings, type LanguageSettings } from './languages.js';
+import { readBrandingSettings, type BrandingSettings } from './branding.js';
 
 export { ConfigError };
 
@@ -61,6 +62,8 @@ export interface Config {
   siteName: string;
   /** LANGUAGE_CODE, LANGUAGES, LOCALE_DIR. */
   languages: LanguageSettings;
+  /** BRANDING_*: logo, colours, stylesheet. */
+  branding: BrandingSettings;
   mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
@@ -246,6 +249,7 @@ export function loadConfig(env: Env): Config {
     passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     languages: readLanguageSettings(env),
+    branding: readBrandingSettings(env),
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),
