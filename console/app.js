@@ -30,6 +30,14 @@ async function call(method, url, body) {
   return { http: response.status, body: parsed };
 }
 
+/** The site's name and logo, for the title, the header and the sign-in. */
+const brand = (await call('GET', '/console/brand/brand.json')).body?.data ?? { site_name: '', logo_url: null };
+if (brand.site_name) document.title = `${brand.site_name} · ${document.title}`;
+
+function Brand() {
+  return html`<span class="brand">${brand.logo_url && html`<img class="logo" src=${brand.logo_url} alt="" />`}<span class="site-name">${brand.site_name}</span></span>`;
+}
+
 const errorText = (body) => (body?.errors ?? []).map((e) => e.message).join(' ') || `Request failed (${body?.status ?? '?'}).`;
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
 
@@ -78,6 +86,7 @@ function SignIn({ onSignedIn }) {
   }
 
   return html`<section id="sign-in">
+    <${Brand} />
     <h1>Admin console</h1>
     ${stage === 'password'
       ? html`<form class="stack" onSubmit=${submitPassword}>
@@ -318,7 +327,7 @@ function App() {
       ${!problem && html`<${SignIn} onSignedIn=${check} />`}
     </div>`;
   return html`<div>
-    <header><a href="#/">Admin console</a><span>${me.display} <button id="sign-out" onClick=${signOut}>Sign out</button></span></header>
+    <header><a href="#/"><${Brand} /> Admin console</a><span>${me.display} <button id="sign-out" onClick=${signOut}>Sign out</button></span></header>
     <main>
       ${reauth && html`<${Reauthenticate} request=${reauth} onDone=${(ok) => reauth.resolve(ok)} />`}
       ${route.page === 'user' ? html`<${UserPage} id=${route.id} change=${change} key=${route.id} />` : html`<${Search} />`}

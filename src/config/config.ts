@@ -18,6 +18,7 @@ import { readAdminSettings, type AdminSettings } from './admin.js';
 import { readIdpSettings, type IdpSettings } from './idp.js';
 import { readLanguageSettings, type LanguageSettings } from './languages.js';
 import { readBrandingSettings, type BrandingSettings } from './branding.js';
+import { readPublicUrl } from './public-url.js';
 
 export { ConfigError };
 
@@ -64,6 +65,8 @@ export interface Config {
   languages: LanguageSettings;
   /** BRANDING_*: logo, colours, stylesheet. */
   branding: BrandingSettings;
+  /** PUBLIC_URL (else the fixed IDP_OIDC_ISSUER): the public listener's address, for absolute URLs of what it serves. */
+  publicUrl: string | undefined;
   mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
@@ -229,6 +232,7 @@ export function loadConfig(env: Env): Config {
   const accountManagement = readAccountManagement(env);
   const port = readInt(env, 'PORT', 8000, { min: 0, max: 65535 });
   const operations = readOperations(env, host);
+  const publicUrl = readPublicUrl(env, production);
 
   const config: Omit<Config, 'mfa'> = {
     production,
@@ -249,7 +253,8 @@ export function loadConfig(env: Env): Config {
     passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     languages: readLanguageSettings(env),
-    branding: readBrandingSettings(env),
+    branding: readBrandingSettings(env, { production, publicUrl, host, port }),
+    publicUrl,
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),

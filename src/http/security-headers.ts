@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { HttpSecuritySettings } from '../config/http-security.js';
+import type { BrandingCspSources } from '../config/branding-csp.js';
 
 // Security headers on every response, as helmet words them: no MIME
 // sniffing, no referrer, no framing, no caching, and a content security
@@ -86,9 +87,18 @@ export function registerResponseHeaders(app: FastifyInstance, settings: HttpSecu
   });
 }
 
-/** A route hook giving the documentation page helmet's whole set, with the policy it needs instead of the API's. */
-export function docsPolicy(settings: HttpSecuritySettings): onRequestHookHandler {
-  const headers = headersOf(helmetOptions(settings, DOCS_POLICY));
+/**
+ * A route hook giving the documentation page helmet's whole set, with the policy it needs instead of the API's;
+ * `extra` adds origins a page needs beyond its own (the console's brand: brandingCspSources).
+ */
+export function docsPolicy(settings: HttpSecuritySettings, extra: Partial<BrandingCspSources> = {}): onRequestHookHandler {
+  const directives = {
+    ...DOCS_POLICY,
+    imgSrc: [...DOCS_POLICY.imgSrc, ...(extra.img ?? [])],
+    styleSrc: [...DOCS_POLICY.styleSrc, ...(extra.style ?? [])],
+    fontSrc: [...DOCS_POLICY.fontSrc, ...(extra.font ?? [])],
+  };
+  const headers = headersOf(helmetOptions(settings, directives));
   return (_request, reply, done) => {
     reply.headers(headers);
     done();

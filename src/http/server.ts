@@ -19,6 +19,8 @@ import { consentEndpoints } from './routes/idp/consent.js';
 import { registrationRoutes } from './routes/idp/registration.js';
 import { wellKnownRoutes } from './routes/idp/well-known.js';
 import type { Logger } from '../observability/logger.js';
+import { BRAND_PATH } from '../config/branding.js';
+import { serveBrandFiles } from './brand-files.js';
 
 export const clientPrefix = (client: ClientKind) => `/_service/${client}/v1`;
 
@@ -69,6 +71,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
   registerResponseHeaders(app, config.httpSecurity);
   await registerOpenApi(app, publicApiDocument, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
+  serveBrandFiles(app, BRAND_PATH, [config.branding.logoFile, config.branding.stylesheetFile]);
   await socialCallbackRoutes(app, deps);
   const idp = config.idp.enabled ? await idpProviders(deps) : null;
   if (idp) {

@@ -18,6 +18,7 @@ import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
 import { answerWrongMethods } from '../wrong-method.js';
 import { sealSessionCookie } from './sealed-session-cookie.js';
+import { consoleBrandSources, registerConsoleBrand } from './brand.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
@@ -80,13 +81,15 @@ function loadAssets(): Map<string, { type: string; body: string }> {
     // Its one import names the package; the browser loads it from here instead.
     ['hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
     ['htm.js', { type: js, body: vendor('htm/dist/htm.module.js') }],
+    ['favicon.svg', { type: 'image/svg+xml', body: ours('favicon.svg') }],
   ]);
 }
 
 export async function registerConsole(app: FastifyInstance, deps: Deps): Promise<void> {
   const consoleDeps: Deps = { ...deps, config: consoleConfig(deps.config) };
   const assets = loadAssets();
-  const pagePolicy = docsPolicy(deps.config.httpSecurity);
+  // Beside its own origin, only the origins of an external logo or stylesheet.
+  const pagePolicy = docsPolicy(deps.config.httpSecurity, consoleBrandSources(deps.config));
   const page = ours('index.html');
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
@@ -96,6 +99,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
     if (!asset) return refuse(reply, 404, 'not_found');
     return reply.type(asset.type).send(asset.body);
   });
+  registerConsoleBrand(app, deps.config);
 
   // Sign-in: the browser login, on this origin.
   await app.register(
