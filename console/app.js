@@ -31,7 +31,7 @@ async function call(method, url, body) {
 }
 
 /** The site's name and logo, for the title, the header and the sign-in. */
-const brand = (await call('GET', '/console/brand/brand.json')).body?.data ?? { site_name: '', logo_url: null };
+const brand = (await call('GET', '/console/brand/brand.json').catch(() => null))?.body?.data ?? { site_name: '', logo_url: null };
 if (brand.site_name) document.title = `${brand.site_name} · ${document.title}`;
 
 function Brand() {

@@ -34,6 +34,8 @@ export interface BrandingContext {
   publicUrl: string | undefined;
   host: string;
   port: number;
+  /** Where a choice that works but may disappoint is noted (config.warnings). */
+  warnings: string[];
 }
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -147,6 +149,9 @@ export function readBrandingSettings(env: Env, context: BrandingContext): Brandi
   either(logo.url, logo.file);
   either(stylesheet.url, stylesheet.file);
   const logoFile = logo.file.value === undefined ? undefined : readLogoFile(logo.file.name, logo.file.value);
+  if (logoFile?.contentType === 'image/svg+xml' || /\.svg(?:[?#]|$)/i.test(logo.url.value ?? '')) {
+    context.warnings.push(`${logoFile ? logo.file.name : logo.url.name}: an SVG logo shows on pages and in the console, but Gmail and Outlook show no SVG in mails; a PNG shows everywhere`);
+  }
   const stylesheetFile = stylesheet.file.value === undefined ? undefined : readStylesheetFile(stylesheet.file.name, stylesheet.file.value);
   return {
     logoUrl: logoFile ? served(logoFile, context, logo.file.name, true) : url(logo.url, context, true),

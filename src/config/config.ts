@@ -253,7 +253,7 @@ export function loadConfig(env: Env): Config {
     passwordHashingConcurrency: Math.max(1, readInt(env, 'UV_THREADPOOL_SIZE', 4, { min: 1, max: 1024 }) - 1),
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     languages: readLanguageSettings(env),
-    branding: readBrandingSettings(env, { production, publicUrl, host, port }),
+    branding: readBrandingSettings(env, { production, publicUrl, host, port, warnings }),
     publicUrl,
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/config.js';
 import { LOGO_MAX_BYTES } from '../../src/config/brand-files.js';
 import { brandingCspSources } from '../../src/config/branding-csp.js';
+import { consoleBrandSources } from '../../src/http/admin/console/brand.js';
 import { SECRET, rejects } from '../config/support.js';
 import { CSS, PNG, SVG, brandFolder } from './fixtures.js';
 
@@ -36,6 +37,7 @@ describe('branding settings', () => {
     const config = loadConfig({ SECRET_KEY: SECRET, BRANDING_LOGO_FILE: file('logo.svg'), IDP_OIDC_ISSUER: 'https://id.example.com' });
     assert.equal(config.branding.logoFile?.contentType, 'image/svg+xml');
     assert.match(config.branding.logoUrl!, /^https:\/\/id\.example\.com\/_service\/brand\/logo\.svg\?v=/);
+    assert.ok(config.warnings.some((w) => w.startsWith('BRANDING_LOGO_FILE') && /Gmail/.test(w)), 'an SVG logo is noted: many mail clients show none');
     // Without a public URL the stylesheet is a path: pages of this server find it on any host name.
     const bare = loadConfig({ SECRET_KEY: SECRET, BRANDING_STYLESHEET_FILE: file('style.css') });
     assert.match(bare.branding.stylesheetUrl!, /^\/_service\/brand\/style\.css\?v=/);
@@ -83,5 +85,10 @@ describe('branding settings', () => {
       font: ['https://fonts.example.net'],
     });
     assert.deepEqual(brandingCspSources({ logoUrl: undefined, stylesheetUrl: '/_service/brand/style.css?v=x' }), { img: [], style: [], font: [] });
+    // The console serves its own copies of files; a path of the public listener is reached by the public URL.
+    const external = loadConfig({ SECRET_KEY: SECRET, PUBLIC_URL: 'https://auth.example.com', BRANDING_LOGO_URL: 'https://cdn.example.com/logo.png', BRANDING_STYLESHEET_URL: '/static/brand.css' });
+    assert.deepEqual(consoleBrandSources(external), { img: ['https://cdn.example.com', 'https://auth.example.com'], style: ['https://auth.example.com'], font: ['https://auth.example.com'] });
+    const files = loadConfig({ SECRET_KEY: SECRET, BRANDING_LOGO_FILE: file('logo.png'), BRANDING_STYLESHEET_FILE: file('style.css') });
+    assert.deepEqual(consoleBrandSources(files), { img: [], style: [], font: [] });
   });
 });
