@@ -105,11 +105,14 @@ function baseUrl(context: BrandingContext, needer: string): string {
 function url(given: Given, context: BrandingContext, absolute: boolean): string | undefined {
   const raw = given.value;
   if (raw === undefined) return undefined;
-  if (raw.startsWith('/') && !raw.startsWith('//')) {
-    if (absolute) return new URL(raw, baseUrl(context, given.name)).href;
-    // Serialised as a URL would be: quotes, spaces and backslashes encoded.
-    const path = new URL(raw, 'http://path.invalid');
-    return `${path.pathname}${path.search}`.replace(/\\/g, '%5C');
+  if (raw.startsWith('/')) {
+    const base = absolute ? baseUrl(context, given.name) : 'http://path.invalid';
+    const resolved = new URL(raw, base);
+    // "//host/..." and "/\\host/..." would name another host, not a path.
+    if (resolved.origin !== new URL(base).origin) throw new ConfigError(`${given.name}: "${raw}" names another host; give a path on this one or a full URL`);
+    if (absolute) return resolved.href;
+    // Serialised as a URL would be: quotes and spaces encoded.
+    return `${resolved.pathname}${resolved.search}`;
   }
   let parsed: URL;
   try {

@@ -63,6 +63,8 @@ describe('branding settings', () => {
     rejects({ ...PRODUCTION, BRANDING_LOGO_FILE: file('logo.png') }, 'PUBLIC_URL');
     rejects({ ...PRODUCTION, BRANDING_LOGO_URL: 'http://cdn.example.com/logo.png' }, 'BRANDING_LOGO_URL');
     rejects({ ...PRODUCTION, BRANDING_LOGO_URL: 'javascript:alert(1)' }, 'BRANDING_LOGO_URL');
+    rejects({ SECRET_KEY: SECRET, BRANDING_LOGO_URL: '//evil.example/logo.png' }, 'BRANDING_LOGO_URL');
+    rejects({ SECRET_KEY: SECRET, BRANDING_STYLESHEET_URL: '/\\evil.example/brand.css' }, 'BRANDING_STYLESHEET_URL');
     rejects({ ...PRODUCTION, PUBLIC_URL: 'http://auth.example.com' }, 'PUBLIC_URL');
     const config = loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://auth.example.com', BRANDING_LOGO_URL: '/static/logo.png', BRANDING_STYLESHEET_URL: '/static/brand.css' });
     assert.equal(config.branding.logoUrl, 'https://auth.example.com/static/logo.png', 'a mail needs the absolute URL');
