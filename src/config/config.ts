@@ -18,6 +18,7 @@ import { readAdminSettings, type AdminSettings } from './admin.js';
 import { readIdpSettings, type IdpSettings } from './idp.js';
 import { readLanguageSettings, type LanguageSettings } from './languages.js';
 import { readBrandingSettings, type BrandingSettings } from './branding.js';
+import { readTemplateSettings, type TemplateSettings } from './templates.js';
 
 export { ConfigError };
 
@@ -64,6 +65,8 @@ export interface Config {
   languages: LanguageSettings;
   /** BRANDING_*: logo, colours, stylesheet. */
   branding: BrandingSettings;
+  /** TEMPLATES_DIR, ACCOUNT_EMAIL_SUBJECT_PREFIX, ACCOUNT_EMAIL_NOTIFICATIONS. */
+  templates: TemplateSettings;
   mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
@@ -250,6 +253,7 @@ export function loadConfig(env: Env): Config {
     siteName: readString(env, 'SITE_NAME', 'Headless Auth'),
     languages: readLanguageSettings(env),
     branding: readBrandingSettings(env),
+    templates: readTemplateSettings(env),
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),

@@ -100,7 +100,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     // Taken, possibly by a signup a moment ago.
     if (!account.preventEnumeration) return invalid({ code: 'email_taken', param: 'email' });
     const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
-    if (allowed.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
+    if (allowed.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, ctx.language, email), 'account-exists');
     return list(deps, user.id);
   }
 
