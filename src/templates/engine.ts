@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
@@ -108,7 +108,9 @@ export function asTemplateError(error: unknown, file: string, paths: string[]): 
   const places = [...message.matchAll(/\(([^()\n]+)\) \[Line (\d+), Column (\d+)\]/g)];
   const last = places.at(-1);
   const reason = message.split('\n').map((line) => line.trim()).filter(Boolean).at(-1) ?? message;
-  const where = last ? `${last[1]}:${last[2]}:${last[3]}` : (paths.map((dir) => join(dir, file)).find((path) => existsSync(path)) ?? file);
+  let where = last ? `${last[1]}:${last[2]}:${last[3]}` : (paths.map((dir) => join(dir, file)).find((path) => existsSync(path)) ?? file);
+  // A block left open is found at the end of the file, which nunjucks gives no line for.
+  if (!last && /end of file/.test(reason) && existsSync(where)) where = `${where}:${readFileSync(where, 'utf8').trimEnd().split('\n').length}`;
   return new TemplateError(`template ${where}: ${reason.replace(/^(Template render error|Error): /, '')}`);
 }
 
