@@ -107,7 +107,7 @@ export const SMS: TemplateInfo[] = [
 ];
 
 /** What every page gets. */
-export const PAGE_VARIABLES = { current_site: '`.name` and `.domain`', language: 'the language', page_style: 'the inline stylesheet (allowed by its hash)', stylesheet_url: 'BRANDING_STYLESHEET_URL or absent' };
+export const PAGE_VARIABLES = { current_site: '`.name` and `.domain`', language: 'the language', page_style: 'the inline stylesheet, allowed by its hash', stylesheet_url: 'BRANDING_STYLESHEET_URL or absent' };
 const pageBase = { current_site: site };
 const form = '<form id="op.form" method="post" action="/identity/o/device"><input type="hidden" name="xsrf" value="sample"></form>';
 const client = { name: 'Example TV', id: 'tv-app' };
@@ -124,24 +124,24 @@ export const PAGES: TemplateInfo[] = [
     name: 'idp/oidc/device_authorization_code_form.html',
     kind: 'page',
     about: 'device flow: enter the code the device shows',
-    variables: { form: "the provider's form (print with `| safe`)", error: '`invalid_code`, `failed` or empty' },
+    variables: { form: "the provider's form, markup (printed with the safe filter)", error: '`invalid_code`, `failed` or empty' },
     samples: [{ ...pageBase, form, error: '' }, { ...pageBase, form, error: 'invalid_code' }, { ...pageBase, form, error: 'failed' }],
   },
   {
     name: 'idp/oidc/device_authorization_confirm_form.html',
     kind: 'page',
     about: 'device flow: confirm the device',
-    variables: { client: '`.name` and `.id`', user_code: 'the code', form: "the provider's form (`| safe`)" },
+    variables: { client: '`.name` and `.id`', user_code: 'the code', form: "the provider's form, markup (safe filter)" },
     samples: [{ ...pageBase, client, user_code: 'BCDF-GHJK', form }],
   },
   { name: 'idp/oidc/device_authorization_confirmed.html', kind: 'page', about: 'device flow: the device is connected', variables: {}, samples: [pageBase] },
-  { name: 'idp/oidc/logout.html', kind: 'page', about: 'RP-initiated logout: sign out here too?', variables: { form: "the provider's form (`| safe`)" }, samples: [{ ...pageBase, form }] },
+  { name: 'idp/oidc/logout.html', kind: 'page', about: 'RP-initiated logout: sign out here too?', variables: { form: "the provider's form, markup (safe filter)" }, samples: [{ ...pageBase, form }] },
   { name: 'idp/oidc/logout_success.html', kind: 'page', about: 'RP-initiated logout: signed out', variables: {}, samples: [pageBase] },
   {
     name: 'idp/oidc/logout_redirect.html',
     kind: 'page',
     about: 'RP-initiated logout without asking: a form that submits itself',
-    variables: { action: 'where it posts', fields: 'a list of `{ name, value }`', script: 'the one script allowed (`| safe`)' },
+    variables: { action: 'where it posts', fields: 'a list of `{ name, value }`', script: 'the one script allowed, by its hash (safe filter)' },
     samples: [{ ...pageBase, action: '/identity/o/logout/confirm', fields: [{ name: 'logout', value: 'yes' }], script: '' }],
   },
   {
