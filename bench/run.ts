@@ -5,8 +5,9 @@ import { measureIdpToken, printIdpToken } from './idp-token.js';
 import { measureMetricsCost } from './metrics-cost.js';
 import { rssMiB } from './processes.js';
 import { measureSecondFactor, printSecondFactor } from './second-factor.js';
+import { measureTemplateRender, printTemplateRender } from './template-render.js';
 
-// `npm run bench`, in five blocks (BENCH_ONLY=hot,login,mfa,metrics,idp picks some):
+// `npm run bench`, in six blocks (BENCH_ONLY=hot,login,mfa,metrics,idp,templates picks some):
 // - hot: the compiled server as `npm start` runs it, beside a Fastify
 //   hello-world and a bare node:http hello-world in the same run
 //   (hot-path.ts). Targets: whoami by session token (SQLite) at most 1.5x
@@ -23,12 +24,14 @@ import { measureSecondFactor, printSecondFactor } from './second-factor.js';
 // - idp: the OpenID provider's token endpoint (client_credentials) on SQLite
 //   and PostgreSQL beside bare oidc-provider with its in-memory adapter
 //   (idp-token.ts). Target: at most 2x its CPU per token on SQLite.
+// - templates: one mail rendered from its compiled templates under 1 ms
+//   (template-render.ts).
 // The load generator shares the machine, and this VM's speed drifts by up to
 // 10 % within seconds, so every ratio is taken from short runs made back to
 // back (in alternating order) and the median of many rounds is reported,
 // with the spread, so that a noisy neighbour does not decide the result.
 
-const BLOCKS = ['hot', 'login', 'mfa', 'metrics', 'idp'] as const;
+const BLOCKS = ['hot', 'login', 'mfa', 'metrics', 'idp', 'templates'] as const;
 const only = new Set((process.env.BENCH_ONLY ?? BLOCKS.join(',')).split(',').map((b) => b.trim()).filter(Boolean));
 const unknown = [...only].filter((block) => !(BLOCKS as readonly string[]).includes(block));
 if (unknown.length > 0) {
@@ -140,6 +143,7 @@ try {
   if (only.has('mfa')) printSecondFactor(await measureSecondFactor());
   if (only.has('metrics')) await measureMetricsCost();
   if (only.has('idp')) printIdpToken(await measureIdpToken());
+  if (only.has('templates')) printTemplateRender(measureTemplateRender());
 } finally {
   await cleanUp();
 }

@@ -26,6 +26,7 @@ import { startWebhookSender } from './messaging/webhooks/sender.js';
 import { createAdminServer } from './http/admin/server.js';
 import { idpRateLimits } from './idp/rate-limit.js';
 import { createTranslator } from './i18n/catalog.js';
+import { loadTemplates } from './templates/load.js';
 
 export interface AppOverrides {
   clock?: Clock;
@@ -65,6 +66,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // A broken catalogue, like a bad token strategy or JWT key, stops start-up before anything is opened.
   const { languages, languageCode, localeDir } = config.languages;
   const i18n = createTranslator({ languages, defaultLanguage: languageCode, localeDir });
+  // So does a template that does not compile or prints a variable nobody gives.
+  const { templates, unknown: unknownTemplates } = loadTemplates(config, i18n);
+  for (const file of unknownTemplates) log.warn({ setting: 'TEMPLATES_DIR', file }, `TEMPLATES_DIR: ${file} overrides no template`);
   const createTokens = await prepareTokenStrategy(config);
   const db: Db = openDatabase(config.databaseUrl, {
     onQuery: config.operations.metrics.enabled ? (seconds) => metrics.query(seconds) : undefined,
@@ -102,6 +106,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     atRest: atRestCipher([config.secretKey, ...config.secretKeyFallbacks]),
     metrics,
     i18n,
+    templates,
     social: createSocialProviders(config.social, () => clock.now()),
   };
   const deps: Deps = Object.assign(base, { tokens: createTokens(base) });

@@ -10,6 +10,7 @@ import { registerAuditCommands } from './commands/audit.js';
 import { registerWebhookCommands } from './commands/webhooks.js';
 import { registerAdminKeyCommands } from './commands/admin-keys.js';
 import { registerIdpCommands } from './commands/idp.js';
+import { registerTemplateCommands } from './commands/templates.js';
 
 /** The version in the checkout's package.json, the nearest above this file (under src/ or a build's output folder). */
 function packageVersion(): string {
@@ -24,7 +25,7 @@ function packageVersion(): string {
 export function buildProgram(): Command {
   const program = new Command('headless-auth')
     .description(
-      "Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports, the audit trail and its webhooks, admin API keys, the OpenID provider's clients.\n" +
+      "Administer a Headless Auth deployment: users, email addresses, sessions, MFA authenticators, migrations, imports, the audit trail and its webhooks, admin API keys, the OpenID provider's clients, the templates of mails and pages.\n" +
         'Reads the same settings as the server (DATABASE_URL, ACCOUNT_PASSWORD_MIN_LENGTH, ...) from the environment.',
     )
     .version(packageVersion())
@@ -42,5 +43,6 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerAdminKeyCommands(program);
   registerIdpCommands(program);
+  registerTemplateCommands(program);
   return program;
 }

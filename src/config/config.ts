@@ -19,6 +19,7 @@ import { readIdpSettings, type IdpSettings } from './idp.js';
 import { readLanguageSettings, type LanguageSettings } from './languages.js';
 import { readBrandingSettings, type BrandingSettings } from './branding.js';
 import { readPublicUrl } from './public-url.js';
+import { readTemplateSettings, type TemplateSettings } from './templates.js';
 
 export { ConfigError };
 
@@ -67,6 +68,8 @@ export interface Config {
   branding: BrandingSettings;
   /** PUBLIC_URL (else the fixed IDP_OIDC_ISSUER): the public listener's address, for absolute URLs of what it serves. */
   publicUrl: string | undefined;
+  /** TEMPLATES_DIR, ACCOUNT_EMAIL_SUBJECT_PREFIX, ACCOUNT_EMAIL_NOTIFICATIONS. */
+  templates: TemplateSettings;
   mail: MailSettings;
   sms: SmsSettings;
   clients: ClientKind[];
@@ -255,6 +258,7 @@ export function loadConfig(env: Env): Config {
     languages: readLanguageSettings(env),
     branding: readBrandingSettings(env, { production, publicUrl, host, port, warnings }),
     publicUrl,
+    templates: readTemplateSettings(env),
     mail: readMailSettings(env, production),
     sms: readSmsSettings(env),
     clients: readList<ClientKind>(env, 'HEADLESS_CLIENTS', ['browser', 'app'], ['browser', 'app']),

@@ -12,6 +12,7 @@ import type { SocialProviders } from '../social/registry.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../kernel/log.js';
 import type { Translator } from '../i18n/catalog.js';
+import type { Templates } from '../templates/engine.js';
 
 /** Everything a flow may use, wired once in buildApp. */
 export interface Deps {
@@ -30,6 +31,8 @@ export interface Deps {
   metrics: Metrics;
   /** The catalogues: every text a person reads, in their language. */
   i18n: Translator;
+  /** Every mail, SMS and server page (templates/, TEMPLATES_DIR), compiled at start. */
+  templates: Templates;
   /** The configured social login providers. */
   social: SocialProviders;
   /** The OpenID provider's limits (IDP_OIDC_RATE_LIMITS), when it is on and they are. */

@@ -1,4 +1,5 @@
 import type { Deps } from './context.js';
+import { notificationsOn, sendNotification, type NoticeSource, type Notification } from '../messaging/notices.js';
 
 /**
  * Sends a notice the answer does not depend on (an "account exists" mail, a
@@ -29,4 +30,13 @@ const AFTER_ANSWER_MS = 20;
  */
 export function sendAfterAnswer(deps: Deps, what: string, send: () => Promise<void>): void {
   setTimeout(() => void sendNotice(deps, Promise.resolve().then(send), what), AFTER_ANSWER_MS).unref();
+}
+
+/**
+ * A security notice (ACCOUNT_EMAIL_NOTIFICATIONS) to `email`, the account's primary
+ * address, in the language of the request that made the change; none without an address.
+ */
+export async function notify(deps: Deps, ctx: NoticeSource, name: Notification, email: string | null | undefined, context?: Record<string, unknown>): Promise<void> {
+  if (!email || !notificationsOn(deps.config, name)) return;
+  await sendNotice(deps, sendNotification(deps, ctx, name, email, context), name);
 }

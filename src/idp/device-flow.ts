@@ -1,34 +1,28 @@
 import type { IdpSettings } from '../config/idp.js';
 import { hashSecret } from '../security/secrets.js';
-import { escapeHtml, htmlBody, page } from './pages.js';
+import { acceptLanguageOf, htmlBody, type Pages } from './pages.js';
 
 // The device authorization grant (RFC 8628): the pages where a user enters
 // and confirms a device's code, and what the provider leaves out of the
 // polling rules (the interval it announces, slow_down).
 
-export function deviceFlowFeature(settings: IdpSettings): object {
+export function deviceFlowFeature(settings: IdpSettings, pages: Pages): object {
   return {
     enabled: true,
     charset: settings.userCodeFormat.numeric ? 'digits' : 'base-20',
     mask: userCodeMask(settings.userCodeFormat),
     userCodeInputSource: async (ctx: any, form: string, _out: unknown, err: any) => {
-      const message = err ? `<p class="error">${err.userCode || err.name === 'NoCodeError' ? 'That code is not valid. Try again.' : 'The request could not be completed.'}</p>` : '<p>Enter the code your device shows.</p>';
+      const error = err ? (err.userCode || err.name === 'NoCodeError' ? 'invalid_code' : 'failed') : '';
       // The provider's form selects the field with an inline handler: no script runs on these pages.
       const plain = form.replace(/\s+onfocus="[^"]*"/g, '');
-      htmlBody(ctx, page('Connect a device', `${message}${plain}<button type="submit" form="op.deviceInputForm">Continue</button>`));
+      htmlBody(ctx, pages.render('device_authorization_code_form', acceptLanguageOf(ctx), { form: plain, error }));
     },
     userCodeConfirmSource: async (ctx: any, form: string, client: any, _info: unknown, userCode: string) => {
-      htmlBody(
-        ctx,
-        page(
-          `Connect ${client.clientName ?? client.clientId}?`,
-          `<p>Your device should show this code:</p><p><code>${escapeHtml(userCode)}</code></p><p>Continue only if it does and you started this.</p>${form}` +
-            '<button type="submit" form="op.deviceConfirmForm">Continue</button><button type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button>',
-        ),
-      );
+      const named = { name: client.clientName ?? client.clientId, id: client.clientId };
+      htmlBody(ctx, pages.render('device_authorization_confirm_form', acceptLanguageOf(ctx), { client: named, user_code: userCode, form }));
     },
     successSource: async (ctx: any) => {
-      htmlBody(ctx, page('Device connected', '<p>You can close this page and return to your device.</p>'));
+      htmlBody(ctx, pages.render('device_authorization_confirmed', acceptLanguageOf(ctx)));
     },
   };
 }

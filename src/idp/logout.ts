@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config/config.js';
-import { escapeHtml, htmlBody, page } from './pages.js';
+import { acceptLanguageOf, htmlBody, type Pages } from './pages.js';
 
 // RP-initiated logout: the page that asks whether to sign out here too, and
 // the end of our own session when the user says yes.
@@ -16,7 +16,7 @@ import { escapeHtml, htmlBody, page } from './pages.js';
 /** Set on the provider session's logout state by our page: the state a confirmation must carry. */
 const ASKED_HERE = 'x_headless_asked';
 
-export function logoutFeature(config: Config): object {
+export function logoutFeature(config: Config, pages: Pages): object {
   const settings = config.idp;
   return {
     enabled: true,
@@ -28,16 +28,13 @@ export function logoutFeature(config: Config): object {
       const ask = settings.rpInitiatedLogoutAsksForOpLogout || !hintSub || hintSub !== ctx.oidc.session.accountId;
       ctx.oidc.session.state[ASKED_HERE] = true;
       if (!ask) {
-        autoSubmit(ctx, ctx.oidc.urlFor('end_session_confirm'), { xsrf: ctx.oidc.session.state.secret, logout: 'yes' });
+        autoSubmit(ctx, pages, ctx.oidc.urlFor('end_session_confirm'), { xsrf: ctx.oidc.session.state.secret, logout: 'yes' });
         return;
       }
-      htmlBody(
-        ctx,
-        page(`Sign out of ${config.siteName}?`, `<p>You are signing out of an application. Sign out of ${escapeHtml(config.siteName)} as well?</p>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button><button type="submit" form="op.logoutForm">No, stay signed in</button>`),
-      );
+      htmlBody(ctx, pages.render('logout', acceptLanguageOf(ctx), { form }));
     },
     postLogoutSuccessSource: async (ctx: any) => {
-      htmlBody(ctx, page('Signed out', '<p>You have been signed out.</p>'));
+      htmlBody(ctx, pages.render('logout_success', acceptLanguageOf(ctx)));
     },
   };
 }
@@ -62,10 +59,10 @@ export function logoutHandover(provider: any, config: Config, endBrowserSession:
  * A form that submits itself: the one script a page of the provider runs,
  * allowed by its hash alone (oidc-provider's form_post does the same).
  */
-function autoSubmit(ctx: any, action: string, fields: Record<string, string>): void {
+function autoSubmit(ctx: any, pages: Pages, action: string, fields: Record<string, string>): void {
   const script = "document.addEventListener('DOMContentLoaded',function(){document.forms[0].submit()})";
   const csp = String(ctx.response.get('content-security-policy') ?? '').replace("script-src 'none'", `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
   ctx.set('content-security-policy', csp);
-  const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
-  htmlBody(ctx, page('Signing out', `<form method="post" action="${escapeHtml(action)}">${inputs}<noscript><button type="submit">Continue</button></noscript></form><script>${script}</script>`));
+  const hidden = Object.entries(fields).map(([name, value]) => ({ name, value }));
+  htmlBody(ctx, pages.render('logout_redirect', acceptLanguageOf(ctx), { action, fields: hidden, script }));
 }

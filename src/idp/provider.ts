@@ -22,7 +22,7 @@ import { introspectionFeature } from './introspection.js';
 import { jwtAccessTokens } from './jwt-access-tokens.js';
 import { loginPolicy } from './login-policy.js';
 import { logoutFeature, logoutHandover, type EndBrowserSession } from './logout.js';
-import { errorPage, htmlBody } from './pages.js';
+import { acceptLanguageOf, htmlBody, type Pages } from './pages.js';
 import { PAR_DISCOVERY, parFeature } from './par.js';
 import { IDP_PATHS } from './paths.js';
 import { refreshExtendsGrant } from './refresh-lifetime.js';
@@ -54,6 +54,8 @@ export interface ProviderDeps {
   logError(error: unknown, message: string): void;
   /** Ends the browser's session here (RP-initiated logout that logs out of the OP too). */
   endBrowserSession: EndBrowserSession;
+  /** The provider's pages (templates under idp/oidc/). */
+  pages: Pages;
   /** IDP_OIDC_RATE_LIMITS' limiter (client_auth_failed), when any limit is on. */
   limiter?: RateLimiter;
 }
@@ -105,8 +107,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       introspection: introspectionFeature(deps.db),
       clientCredentials: { enabled: true },
       userinfo: { enabled: settings.userinfoEndpoint === null },
-      deviceFlow: deviceFlowFeature(settings),
-      rpInitiatedLogout: logoutFeature(config),
+      deviceFlow: deviceFlowFeature(settings, deps.pages),
+      rpInitiatedLogout: logoutFeature(config, deps.pages),
       // Sender-constrained tokens (RFC 9449), oidc-provider's default, stated: see docs/idp.md.
       dPoP: { enabled: true },
     },
@@ -152,7 +154,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       return grant;
     },
     renderError: async (ctx: any, out: { error: string; error_description?: string }) => {
-      htmlBody(ctx, errorPage('Sign-in failed', out.error_description ?? out.error));
+      htmlBody(ctx, deps.pages.error(acceptLanguageOf(ctx), 'oauth', out.error_description ?? out.error));
     },
     extraTokenClaims: keepExtraClaims,
     clockTolerance: 5,
@@ -163,7 +165,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const scopes = supportedScopes(provider);
   onClientScopes = (clientScopes) => clientScopes.forEach((scope) => scopes.add(scope));
 
-  provider.use(answerUnhandledErrors(provider, deps.logError));
+  provider.use(answerUnhandledErrors(provider, deps.pages, deps.logError));
   provider.use(saveUnsavedDeviceSession(config.session.cookieAge));
   recordInteractionTime(provider, deps.now);
   sessionIdsFromOurSessions(provider, deps);

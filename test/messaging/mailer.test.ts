@@ -3,15 +3,10 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { createMailer, type Mailer } from '../../src/messaging/mailer.js';
 import { parseSmtpUrl } from '../../src/config/smtp-url.js';
-import {
-  accountAlreadyExistsMail,
-  emailVerificationMail,
-  loginCodeMail,
-  passwordChangedMail,
-  passwordResetMail,
-  unknownAccountMail,
-  type MailContent,
-} from '../../src/messaging/templates/index.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createTranslator } from '../../src/i18n/catalog.js';
+import { loadTemplates } from '../../src/templates/load.js';
+import { renderMail, type MailContent } from '../../src/messaging/mail-content.js';
 import { extractUrls, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 
 // Non-ASCII (encoded-words, quoted-printable) and HTML specials (escaping) in one value.
@@ -22,6 +17,15 @@ const email = 'zoë+<b>&@example.test';
 const key = 'MQ:1uZ9fX:' + 'a'.repeat(70);
 const url = `https://app.example.test/account/verify-email/${key}`;
 const code = 'K7QX-92ZD';
+
+const config = loadConfig({ SITE_NAME: siteName });
+const i18n = createTranslator({ languages: ['en'], defaultLanguage: 'en' });
+const { templates } = loadTemplates(config, i18n);
+const current_site = { name: siteName, domain: 'app.example.test' };
+/** A mail from the default templates, as the flows render it. */
+const render = (prefix: string, context: Record<string, unknown> = {}): MailContent =>
+  renderMail(templates, config, `account/email/${prefix}`, 'en', { email, current_site, ...context });
+const notice = { timestamp: '2 December 2026 at 09:30 UTC', ip: '203.0.113.7', user_agent: 'test' };
 
 let sink: SmtpSink;
 let mailer: Mailer;
@@ -37,14 +41,14 @@ after(async () => {
 });
 
 const cases: { name: string; mail: MailContent; lines: string[] }[] = [
-  { name: 'verification by link', mail: emailVerificationMail({ siteName, email, url }), lines: [url] },
-  { name: 'verification by code', mail: emailVerificationMail({ siteName, email, code }), lines: [code] },
-  { name: 'already exists', mail: accountAlreadyExistsMail({ siteName, email, passwordResetUrl: url }), lines: [url] },
-  { name: 'password reset by link', mail: passwordResetMail({ siteName, email, url }), lines: [url] },
-  { name: 'password reset by code', mail: passwordResetMail({ siteName, email, code }), lines: [code] },
-  { name: 'unknown account', mail: unknownAccountMail({ siteName, email, signupUrl: url }), lines: [url] },
-  { name: 'login code', mail: loginCodeMail({ siteName, email, code }), lines: [code] },
-  { name: 'password changed', mail: passwordChangedMail({ siteName, email }), lines: [] },
+  { name: 'verification by link', mail: render('email_confirmation', { key, activate_url: url }), lines: [url] },
+  { name: 'verification by code', mail: render('email_confirmation', { code }), lines: [code] },
+  { name: 'already exists', mail: render('account_already_exists', { password_reset_url: url, signup_url: url }), lines: [url] },
+  { name: 'password reset by link', mail: render('password_reset_key', { key, password_reset_url: url }), lines: [url] },
+  { name: 'password reset by code', mail: render('password_reset_code', { code }), lines: [code] },
+  { name: 'unknown account', mail: render('unknown_account', { signup_url: url }), lines: [url] },
+  { name: 'login code', mail: render('login_code', { code }), lines: [code] },
+  { name: 'password changed', mail: render('password_changed', notice), lines: [] },
 ];
 
 for (const [i, { name, mail, lines }] of cases.entries()) {
@@ -74,7 +78,8 @@ for (const [i, { name, mail, lines }] of cases.entries()) {
 
 test('a mostly non-ASCII mail (base64 body, B-encoded folded subject) decodes intact', async () => {
   const greek = 'Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή Ζωή';
-  const mail = loginCodeMail({ siteName: greek, email: 'ζωή@example.test', code });
+  const greekConfig = loadConfig({ SITE_NAME: greek });
+  const mail = renderMail(loadTemplates(greekConfig, i18n).templates, greekConfig, 'account/email/login_code', 'en', { email: 'ζωή@example.test', current_site: { name: greek, domain: 'app.example.test' }, code });
   await mailer.send({ to: 'greek@example.test', ...mail });
   const received = await sink.waitForMail({ to: 'greek@example.test' });
   assert.match(received.raw, /Subject: =\?UTF-8\?B\?[^\n]*\n /);
@@ -84,24 +89,24 @@ test('a mostly non-ASCII mail (base64 body, B-encoded folded subject) decodes in
 });
 
 test('a code-only verification mail carries no link', () => {
-  const mail = emailVerificationMail({ siteName, email, code });
+  const mail = render('email_confirmation', { code });
   assert.deepEqual(extractUrls(mail.text), []);
   assert.ok(!mail.html.includes('<a '));
 });
 
 test('an attribute-breaking link is escaped in href', () => {
-  const mail = passwordResetMail({ siteName, email, url: 'https://x.test/"><script>' });
+  const mail = render('password_reset_key', { key, password_reset_url: 'https://x.test/"><script>' });
   assert.ok(mail.html.includes('href="https://x.test/&quot;&gt;&lt;script&gt;"'));
 });
 
 test('concurrent sends all arrive', async () => {
   const tos = Array.from({ length: 8 }, (_, i) => `burst${i}@example.test`);
-  await Promise.all(tos.map((to) => mailer.send({ to, ...loginCodeMail({ siteName, email: to, code }) })));
+  await Promise.all(tos.map((to) => mailer.send({ to, ...render('login_code', { email: to, code }) })));
   for (const to of tos) await sink.waitForMail({ to, subjectIncludes: 'sign-in code' });
 });
 
 test('an address list typed as one recipient does not fan out', async () => {
-  await assert.rejects(mailer.send({ to: 'a@example.test, b@example.test', ...passwordChangedMail({ siteName, email }) }));
+  await assert.rejects(mailer.send({ to: 'a@example.test, b@example.test', ...render('password_changed', notice) }));
   assert.ok(!sink.mails.some((m) => m.to.includes('b@example.test')));
 });
 
@@ -112,7 +117,7 @@ test('the smtp://user:pass@ form sends with decoded credentials', async () => {
     log: () => {},
   });
   try {
-    await authed.send({ to: 'authed@example.test', ...passwordChangedMail({ siteName, email }) });
+    await authed.send({ to: 'authed@example.test', ...render('password_changed', notice) });
     await sink.waitForMail({ to: 'authed@example.test' });
   } finally {
     await authed.close();
@@ -123,10 +128,10 @@ test('waitForMail times out listing what was received', async () => {
   await assert.rejects(sink.waitForMail({ to: 'nobody@example.test' }, 50), /nobody@example\.test.*received: \[to /);
 });
 
-test('the console mailer logs one record with recipient, subject and the plain text with link and code', async () => {
+test('the console mailer logs one record with recipient, subject and the plain text with its link', async () => {
   const records: Array<{ fields: Record<string, any>; message: string }> = [];
   const consoleMailer = createMailer({ from: 'noreply@example.test', log: (fields, message) => records.push({ fields, message }), showBodies: true });
-  const mail = emailVerificationMail({ siteName, email, url, code });
+  const mail = render('email_confirmation', { key, activate_url: url });
   await consoleMailer.send({ to: 'zoe@example.test', ...mail });
   await consoleMailer.close();
 
@@ -135,18 +140,17 @@ test('the console mailer logs one record with recipient, subject and the plain t
   assert.equal(logged.to, 'zoe@example.test');
   assert.equal(logged.subject, mail.subject);
   assert.ok(logged.text.includes(url));
-  assert.ok(logged.text.includes(code));
   assert.ok(!JSON.stringify(records).includes('<p>'), 'the HTML part is not logged');
 });
 
 test('without showBodies (production) the console mailer logs recipient and subject only', async () => {
   const records: Array<Record<string, any>> = [];
   const consoleMailer = createMailer({ from: 'noreply@example.test', log: (fields) => records.push(fields) });
-  const mail = emailVerificationMail({ siteName, email, url, code });
+  const mail = render('email_confirmation', { key, activate_url: url });
   await consoleMailer.send({ to: 'zoe@example.test', ...mail });
 
   assert.deepEqual(records, [{ mail: { to: 'zoe@example.test', subject: mail.subject } }]);
-  assert.ok(!JSON.stringify(records).includes(code));
+  assert.ok(!JSON.stringify(records).includes(key));
 });
 
 test('send rejects when the SMTP server is unreachable', async () => {
@@ -158,7 +162,7 @@ test('send rejects when the SMTP server is unreachable', async () => {
   });
   const unreachable = createMailer({ smtpUrl: `smtp://127.0.0.1:${closedPort}`, from: 'noreply@example.test', log: () => {} });
   try {
-    await assert.rejects(unreachable.send({ to: 'x@example.test', ...passwordChangedMail({ siteName, email }) }));
+    await assert.rejects(unreachable.send({ to: 'x@example.test', ...render('password_changed', notice) }));
   } finally {
     await unreachable.close();
   }

@@ -12,6 +12,7 @@ const layers: string[][] = [
   ['observability', 'social'],
   ['config'],
   ['i18n'],
+  ['templates'],
   ['security'],
   ['store'],
   ['messaging'],

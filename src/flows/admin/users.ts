@@ -20,7 +20,7 @@ import type { AdminDeps } from './webhooks.js';
 // link mailed), and the admin role. Each ends the sessions it must at once.
 // The CLI and the admin API (http/admin) are two adapters over these.
 
-type MailDeps = Parameters<typeof sendPasswordReset>[0];
+type MailDeps = Parameters<typeof sendPasswordReset>[0] & { i18n: { defaultLanguage: string } };
 
 /**
  * Disables or enables login. Disabling also ends every session of the user
@@ -165,7 +165,9 @@ export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSou
   if (!address) return { ok: false, reason: 'no_address' };
   const claims = { userId: user.id, emailAddressId: address.id, issuedAt: source.now };
   const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
-  await sendPasswordReset(deps, address.email, { key });
+  // No request is the sender here: the default language until the account records its user's
+  // (users.language, being added; then pass that instead).
+  await sendPasswordReset(deps, deps.i18n.defaultLanguage, address.email, { key, user });
   await recordEvent(deps, deps.db, source, 'password.reset_requested', { userId: user.id, detail: { email: address.email } });
   return { ok: true, email: address.email };
 }

@@ -26,14 +26,14 @@ function undelivered(recipient: CodeRecipient): Outcome {
 }
 
 /** The code's delivery to `recipient`; one with no account (`known` false) gets a notice by mail, nothing by SMS. */
-function delivery(deps: Deps, recipient: CodeRecipient, known: boolean): CodeDelivery {
+function delivery(deps: Deps, language: string, recipient: CodeRecipient, known: boolean): CodeDelivery {
   const ttlSeconds = deps.config.account.loginByCode.timeout;
   const what = 'login code delivery';
   if ('email' in recipient) {
-    return { known, ttlSeconds, what, send: (code) => sendLoginCode(deps, recipient.email, code), decoy: () => sendUnknownAccount(deps, recipient.email) };
+    return { known, ttlSeconds, what, send: (code) => sendLoginCode(deps, language, recipient.email, code), decoy: () => sendUnknownAccount(deps, language, recipient.email) };
   }
   // A number with no account is texted nothing: an SMS to any number anyone types would make this an SMS cannon.
-  return { known, ttlSeconds, what, send: (code) => sendLoginCodeSms(deps, recipient.phone, code) };
+  return { known, ttlSeconds, what, send: (code) => sendLoginCodeSms(deps, language, recipient.phone, code) };
 }
 
 /**
@@ -41,7 +41,7 @@ function delivery(deps: Deps, recipient: CodeRecipient, known: boolean): CodeDel
  * message and answer the same, so the answer reveals no account.
  */
 export async function beginLoginByCode(deps: Deps, ctx: RequestContext, recipient: CodeRecipient, user: User | null): Promise<Outcome> {
-  const issued = await sendCode(deps, ctx.now, delivery(deps, recipient, user !== null));
+  const issued = await sendCode(deps, ctx.now, delivery(deps, ctx.language, recipient, user !== null));
   if (!issued) return undelivered(recipient);
   const flow: LoginByCodeFlow = { id: 'login_by_code', userId: user?.id ?? null, recipient, ...issued, resends: 0 };
   return { kind: 'auth', ...(await startPendingFlow(deps, ctx, flow)) };
@@ -130,7 +130,7 @@ export async function resendLoginCode(deps: Deps, ctx: RequestContext): Promise<
   if (!limit.ok) return { kind: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds };
 
   // As in the reference, an unknown recipient gets no second notice.
-  const issued = await sendCode(deps, ctx.now, { ...delivery(deps, flow.recipient, flow.userId !== null), decoy: undefined });
+  const issued = await sendCode(deps, ctx.now, { ...delivery(deps, ctx.language, flow.recipient, flow.userId !== null), decoy: undefined });
   if (!issued) return undelivered(flow.recipient);
   if (!(await replaceFlow(deps.db, session.id, { ...flow, ...issued, resends: flow.resends + 1 }, flow))) return conflict;
   return { kind: 'ok' };

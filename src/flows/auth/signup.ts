@@ -163,10 +163,10 @@ async function signupPendingVerification(deps: Deps, ctx: RequestContext, input:
   });
   const { created, secret, state } = started;
   if (!created) {
-    if (mailing.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
+    if (mailing.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, ctx.language, email), 'account-exists');
   } else if (secret) {
     try {
-      await sendEmailVerification(deps, email, secret);
+      await sendEmailVerification(deps, ctx.language, email, secret, true);
     } catch (error) {
       // No mail, no account and no pending flow: the visitor can simply sign up again.
       await undoSignup(deps, ctx, created.userId, 'mail_unavailable');
@@ -190,7 +190,7 @@ async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: Signu
   if (!account.preventEnumeration || !(emailFirst || account.phone.verificationEnabled)) return invalid({ code: 'phone_taken', param: 'phone' });
   if (input.email && emailFirst) {
     const allowed = await deps.limiter.consume('verify_phone', { ip: ctx.ip, key: input.phone });
-    if (allowed.ok) await sendNotice(deps, sendPhoneTakenSms(deps, input.phone!), 'phone-taken');
+    if (allowed.ok) await sendNotice(deps, sendPhoneTakenSms(deps, ctx.language, input.phone!), 'phone-taken');
     return { kind: 'auth', ...(await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, input.email))) };
   }
   const started = await beginPhoneVerification(deps, ctx, { userId: null, phone: input.phone! }, null);
@@ -202,7 +202,7 @@ async function answerForTakenPhone(deps: Deps, ctx: RequestContext, input: Signu
 export async function answerForTakenEmail(deps: Deps, ctx: RequestContext, email: string): Promise<Outcome> {
   const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   if (allowed.ok) {
-    await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
+    await sendNotice(deps, sendAccountAlreadyExists(deps, ctx.language, email), 'account-exists');
   }
   return { kind: 'auth', ...(await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email))) };
 }

@@ -9,6 +9,7 @@ import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { passVerification } from '../login/pipeline.js';
 import { settleVerifiedAddress } from './verified-address.js';
+import { notify } from '../notice.js';
 import { recordEvent, recordFailure } from '../../audit/recorder.js';
 import { sendVerification } from './verification-message.js';
 
@@ -65,12 +66,13 @@ export async function verifyEmail(deps: Deps, ctx: RequestContext, key: string):
 }
 
 async function completeVerification(deps: Deps, ctx: RequestContext, emailAddressId: number, flow: VerifyEmailFlow | null): Promise<Outcome> {
-  return deps.db.transaction().execute(async (tx) => {
+  let changed: { from: string; to: string } | null = null;
+  const outcome = await deps.db.transaction().execute(async (tx): Promise<Outcome> => {
     if (await markEmailVerified(tx, emailAddressId)) {
       const address = await findEmailAddressById(tx, emailAddressId);
       if (address) await recordEvent(deps, tx, ctx, 'email.verified', { userId: address.userId, detail: { email: address.email } });
     }
-    await settleVerifiedAddress(deps, tx, ctx, emailAddressId);
+    changed = await settleVerifiedAddress(deps, tx, ctx, emailAddressId);
     // Read the user again: verifying may have changed its primary address.
     const current: AuthState = { session: ctx.session, user: ctx.user && (await findUserById(tx, ctx.user.id)) };
     if (!flow || !ctx.session) return { kind: 'auth', ...current };
@@ -89,6 +91,10 @@ async function completeVerification(deps: Deps, ctx: RequestContext, emailAddres
     if (!cleared) return conflict;
     return { kind: 'auth', ...current, session: { ...ctx.session, flow: null } };
   });
+  // The reference tells the old address, once the change is committed.
+  const change = changed as { from: string; to: string } | null;
+  if (change) await notify(deps, ctx, 'account/email/email_changed', change.from, { from_email: change.from, to_email: change.to });
+  return outcome;
 }
 
 /** POST /auth/email/verify/resend: a new code (or link) for the pending flow. */

@@ -16,7 +16,7 @@ import { replaceFlow, updateSessionState } from '../../store/sessions.js';
 import { sendAccountAlreadyExists } from '../../messaging/notices.js';
 import { sendVerification } from './verification-message.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
-import { sendNotice } from '../notice.js';
+import { notify, sendNotice } from '../notice.js';
 import { mfaBlocksNewAddress } from '../mfa/authenticators.js';
 import { recordEvent } from '../../audit/recorder.js';
 
@@ -100,7 +100,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
     // Taken, possibly by a signup a moment ago.
     if (!account.preventEnumeration) return invalid({ code: 'email_taken', param: 'email' });
     const allowed = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
-    if (allowed.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, email), 'account-exists');
+    if (allowed.ok) await sendNotice(deps, sendAccountAlreadyExists(deps, ctx.language, email), 'account-exists');
     return list(deps, user.id);
   }
 
@@ -148,9 +148,12 @@ export async function removeEmailAddress(deps: Deps, ctx: RequestContext, raw: s
   if (!isAddress(address)) return address;
   const addresses = await listUserEmailAddresses(deps.db, caller.user.id);
   if (address.primary || addresses.length <= 1) return invalid({ code: 'cannot_remove_primary_email', param: 'email' });
-  await deps.db.transaction().execute(async (tx) => {
-    if (await deleteEmailAddress(tx, address.id)) await recordEvent(deps, tx, ctx, 'email.removed', { userId: caller.user.id, detail: { email: address.email } });
+  const removed = await deps.db.transaction().execute(async (tx) => {
+    const deleted = await deleteEmailAddress(tx, address.id);
+    if (deleted) await recordEvent(deps, tx, ctx, 'email.removed', { userId: caller.user.id, detail: { email: address.email } });
+    return deleted;
   });
+  if (removed) await notify(deps, ctx, 'account/email/email_deleted', addresses.find((a) => a.primary)?.email, { deleted_email: address.email });
   return list(deps, caller.user.id);
 }
 
@@ -167,6 +170,9 @@ export async function markPrimaryEmailAddress(deps: Deps, ctx: RequestContext, r
       await setPrimaryEmailAddress(tx, caller.user.id, address.id);
       await recordEvent(deps, tx, ctx, 'email.primary_changed', { userId: caller.user.id, detail: { email: address.email } });
     });
+    // To the old primary address, as the reference: the one that may have lost the account.
+    const before = addresses.find((a) => a.primary);
+    if (before) await notify(deps, ctx, 'account/email/email_changed', before.email, { from_email: before.email, to_email: address.email });
   }
   return list(deps, caller.user.id);
 }

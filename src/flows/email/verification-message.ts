@@ -27,7 +27,7 @@ export async function beginVerification(deps: Deps, ctx: RequestContext, target:
 
 export async function sendVerification(deps: Deps, ctx: RequestContext, flow: VerifyEmailFlow, send: boolean): Promise<VerifyEmailFlow> {
   const prepared = await prepareVerification(deps, ctx, flow, send);
-  if (prepared.secret) await sendEmailVerification(deps, flow.email, prepared.secret);
+  if (prepared.secret) await sendEmailVerification(deps, ctx.language, flow.email, prepared.secret);
   return prepared.flow;
 }
 

@@ -4,6 +4,7 @@ import { recordEvent, type AuditSource, type EventFields } from '../../audit/rec
 import type { AuditEventType } from '../../domain/audit-event.js';
 import { WriteBatcher } from '../../store/write-batcher.js';
 import { endBrowserSession } from './browser-session.js';
+import { pagesOf } from '../../idp/pages.js';
 
 // The OpenID provider of one issuer (idp/provider.ts), wired to the use
 // cases it calls back: recording its events, and ending the browser's
@@ -37,6 +38,7 @@ export async function loadIdpProvider(): Promise<IdpProviderFactory> {
         endBrowserSession: (key, ip, userAgent) => endBrowserSession(deps, key, ip, userAgent),
         audit,
         limiter: deps.idpLimiter,
+        pages: pagesOf(deps),
       },
       issuer,
     );

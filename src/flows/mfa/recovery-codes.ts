@@ -6,6 +6,7 @@ import { deleteAuthenticators, findAuthenticator, insertRecoveryCodes, listAuthe
 import { newRecoverySeed } from '../../security/recovery-codes.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator } from './authenticators.js';
+import { notify } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 
 // GET|POST /account/authenticators/recovery-codes. The codes derive from a
@@ -58,6 +59,7 @@ export async function regenerateRecoveryCodes(deps: Deps, ctx: RequestContext): 
     await ensureRecoveryCodes(deps, tx, user.id, ctx.now);
     await recordEvent(deps, tx, ctx, 'recovery_codes.regenerated', { userId: user.id });
   });
+  await notify(deps, ctx, 'mfa/email/recovery_codes_generated', user.email);
   const codes = await findAuthenticator(deps.db, user.id, 'recovery_codes');
   if (!codes) return notFound;
   await markRecoveryCodesViewed(deps.db, codes.id, ctx.now);

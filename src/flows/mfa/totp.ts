@@ -10,6 +10,7 @@ import { normalizeCode } from '../../security/secrets.js';
 import { requireRecentAuthentication } from '../auth/reauthentication.js';
 import { describeAuthenticator, unverifiedAddressBlocks } from './authenticators.js';
 import { ensureRecoveryCodes, recordCodesRemoved } from './recovery-codes.js';
+import { notify } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 
 // GET|POST|DELETE /account/authenticators/totp. Setting up: every GET offers
@@ -76,6 +77,7 @@ export async function activateTotp(deps: Deps, ctx: RequestContext, code: string
   });
   // Already active (a parallel activation won, or TOTP was on before): the reference would fail on its unique index.
   if (!activated) return conflict;
+  await notify(deps, ctx, 'mfa/email/totp_activated', user.email);
   return { kind: 'authenticator', authenticator: describeAuthenticator(deps, activated) };
 }
 
@@ -94,5 +96,6 @@ export async function deactivateTotp(deps: Deps, ctx: RequestContext): Promise<O
     await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'totp' } });
     await recordCodesRemoved(deps, tx, ctx, user.id, codes);
   });
+  await notify(deps, ctx, 'mfa/email/totp_deactivated', user.email);
   return { kind: 'ok' };
 }

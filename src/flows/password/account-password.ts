@@ -5,7 +5,7 @@ import { passwordErrors } from '../validate.js';
 import { hashPassword, verifyPassword } from '../../security/passwords.js';
 import { setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions } from '../../store/sessions.js';
-import { sendPasswordChanged } from '../../messaging/notices.js';
+import { sendNotification } from '../../messaging/notices.js';
 import { addMethod, cycleKey, nowSeconds } from '../session-ops.js';
 import { sendNotice } from '../notice.js';
 import { recordEvent, recordFailure } from '../../audit/recorder.js';
@@ -63,7 +63,7 @@ export async function changePassword(deps: Deps, ctx: RequestContext, input: Cha
     return cycleKey(deps, tx, session);
   });
   if (user.email) {
-    await sendNotice(deps, sendPasswordChanged(deps, user.email), 'password-changed');
+    await sendNotice(deps, sendNotification(deps, ctx, user.passwordHash ? 'account/email/password_changed' : 'account/email/password_set', user.email), 'password-changed');
   }
   return { kind: 'auth', session, user: { ...user, passwordHash: hash, passwordChangedAt: ctx.now }, newSessionKey: newKey };
 }

@@ -14,7 +14,7 @@ import { findEmailAddress, findEmailAddressById, listUserEmailAddresses, markEma
 import { findLastLogin, findUserById, replacePasswordHash, setPasswordHash } from '../../store/users.js';
 import { deleteUserSessions, updateSessionState } from '../../store/sessions.js';
 import type { Conn } from '../../store/db.js';
-import { sendPasswordChanged, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
+import { sendNotification, sendPasswordReset, sendUnknownAccount } from '../../messaging/notices.js';
 import { checkFlowCode } from '../code-attempt.js';
 import { cycleKey, nowSeconds, startPendingFlow } from '../session-ops.js';
 import { advanceLogin, afterFirstFactor } from '../login/pipeline.js';
@@ -63,16 +63,16 @@ export async function requestPasswordReset(deps: Deps, ctx: RequestContext, inpu
     expiresAt: ctx.now + account.passwordReset.byCodeTimeout * 1000,
   };
   const state = await holdFlow(deps, ctx, flow);
-  sendAfterAnswer(deps, 'password reset', () => (user ? sendPasswordReset(deps, to, { code }) : sendUnknownAccount(deps, to)));
+  sendAfterAnswer(deps, 'password reset', () => (user ? sendPasswordReset(deps, ctx.language, to, { code }) : sendUnknownAccount(deps, ctx.language, to)));
   return { kind: 'auth', ...state };
 }
 
 /** The reset link to an account's address, or the "unknown account" notice to an address without one. */
 async function mailResetLink(deps: Deps, ctx: RequestContext, email: string, { address, user }: Awaited<ReturnType<typeof addressOwner>>): Promise<void> {
-  if (!user || !address) return sendUnknownAccount(deps, email);
+  if (!user || !address) return sendUnknownAccount(deps, ctx.language, email);
   const claims = { userId: user.id, emailAddressId: address.id, issuedAt: ctx.now };
   const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
-  return sendPasswordReset(deps, address.email, { key });
+  return sendPasswordReset(deps, ctx.language, address.email, { key, user });
 }
 
 /** A logged-in visitor keeps their login while the reset code is pending. */
@@ -182,7 +182,7 @@ export async function resetPassword(deps: Deps, ctx: RequestContext, input: Rese
 
   await clearFailedLogins(deps, ctx, user);
   if (user.email) {
-    await sendNotice(deps, sendPasswordChanged(deps, user.email), 'password-changed');
+    await sendNotice(deps, sendNotification(deps, ctx, 'account/email/password_reset', user.email), 'password-reset');
   }
   return outcome;
 }

@@ -52,7 +52,7 @@ export async function requestPasswordResetByPhone(deps: Deps, ctx: RequestContex
   // No account, no SMS: the flow only looks the same.
   const issued = await sendCode(deps, ctx.now, {
     known: user !== null,
-    send: (code) => sendPasswordResetCodeSms(deps, phone, code),
+    send: (code) => sendPasswordResetCodeSms(deps, ctx.language, phone, code),
     ttlSeconds: account.passwordReset.byCodeTimeout,
     what: 'password reset SMS',
   });

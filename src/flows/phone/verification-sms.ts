@@ -24,8 +24,8 @@ export function phoneEnabled(deps: Deps): boolean {
 export async function sendPhoneCode(deps: Deps, ctx: RequestContext, flow: VerifyPhoneFlow): Promise<Started> {
   const issued = await sendCode(deps, ctx.now, {
     known: flow.userId !== null,
-    send: (code) => sendPhoneVerificationSms(deps, flow.phone, code),
-    decoy: () => sendPhoneTakenSms(deps, flow.phone),
+    send: (code) => sendPhoneVerificationSms(deps, ctx.language, flow.phone, code),
+    decoy: () => sendPhoneTakenSms(deps, ctx.language, flow.phone),
     ttlSeconds: deps.config.account.phone.timeout,
     what: 'phone verification SMS',
   });

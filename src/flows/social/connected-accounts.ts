@@ -5,6 +5,7 @@ import { invalid, notAuthenticated, type FieldError, type Outcome, type SocialAc
 import { deleteSocialAccount, listUserSocialAccounts, type SocialAccount } from '../../store/social-accounts.js';
 import { listUserEmailAddresses } from '../../store/email-addresses.js';
 import { findUserById, lockUser } from '../../store/users.js';
+import { notify } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 
 // GET and DELETE /account/providers: the user's connected provider accounts,
@@ -55,5 +56,8 @@ export async function disconnectProviderAccount(deps: Deps, ctx: RequestContext,
     await recordEvent(deps, tx, ctx, 'social.disconnected', { userId: user.id, detail: { provider: target.provider } });
     return null;
   });
-  return refused ?? listProviderAccounts(deps, ctx);
+  if (refused) return refused;
+  const name = deps.social.get(input.provider!)?.app.name ?? input.provider!;
+  await notify(deps, ctx, 'socialaccount/email/account_disconnected', user.email, { provider: { id: input.provider, name }, account: { uid: input.account, provider: input.provider } });
+  return listProviderAccounts(deps, ctx);
 }

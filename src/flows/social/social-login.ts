@@ -12,6 +12,7 @@ import { storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { socialSignup, type SocialLogin } from './social-signup.js';
 import { revokeProviderGrants } from '../idp/grant-revocation.js';
+import { notify } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 
 // What a verified provider login leads to, after either flow (redirect or
@@ -104,10 +105,12 @@ async function connect(deps: Deps, ctx: RequestContext, provider: Provider, logi
   if (!user) return forbidden;
   const { app, identity } = login;
   let account = await findSocialAccount(deps.db, app.id, identity.uid);
+  let connected = false;
   if (!account) {
     account = await deps.db.transaction().execute(async (tx) => {
       const inserted = await insertSocialAccount(tx, { userId: user.id, provider: app.id, uid: identity.uid, extraData: identity.extraData, now: ctx.now });
       if (inserted) await recordEvent(deps, tx, ctx, 'social.connected', { userId: user.id, detail: { provider: app.id } });
+      connected = inserted !== null && inserted !== undefined;
       return inserted;
     });
     // Connected to someone meanwhile: the unique constraint decided.
@@ -116,5 +119,8 @@ async function connect(deps: Deps, ctx: RequestContext, provider: Provider, logi
   // Taking an account away from its user could leave that user locked out.
   if (!account || account.userId !== user.id) return invalid({ code: 'connected_other' });
   await refresh(deps, deps.db, provider, account, login, ctx.now);
+  if (connected) {
+    await notify(deps, ctx, 'socialaccount/email/account_connected', user.email, { provider: { id: app.id, name: app.name }, account: { uid: identity.uid, provider: app.id } });
+  }
   return { kind: 'auth', session: ctx.session, user };
 }

@@ -11,6 +11,7 @@ import { ensureRecoveryCodes, recordCodesRemoved } from '../recovery-codes.js';
 import { creation, heldChallenge, holdChallenge } from './ceremony.js';
 import { creationOptions, verifyCreation } from './relying-party.js';
 import { CredentialRef, KeyName } from './credential.js';
+import { notify } from '../../notice.js';
 import { recordEvent } from '../../../audit/recorder.js';
 
 // GET|POST|PUT|DELETE /account/authenticators/webauthn: security keys and
@@ -74,6 +75,7 @@ export async function addWebAuthn(deps: Deps, ctx: RequestContext, input: AddKey
   });
   // Used meanwhile, or a credential already registered (to anyone).
   if (!added) return invalid({ code: 'incorrect_code' });
+  await notify(deps, ctx, 'mfa/email/webauthn_added', user.email);
   return { kind: 'authenticator', authenticator: describeAuthenticator(deps, added.authenticator), meta: { recovery_codes_generated: added.recoveryCodes } };
 }
 
@@ -110,5 +112,7 @@ export async function removeWebAuthnKeys(deps: Deps, ctx: RequestContext, ids: n
     for (const id of ids) await recordEvent(deps, tx, ctx, 'authenticator.removed', { userId: user.id, detail: { authenticator: 'webauthn', authenticator_id: id } });
     await recordCodesRemoved(deps, tx, ctx, user.id, codes);
   });
+  // One notice per key, as in the reference.
+  for (const _ of ids) await notify(deps, ctx, 'mfa/email/webauthn_removed', user.email);
   return { kind: 'ok' };
 }

@@ -6,13 +6,13 @@ import { answerConsentPage } from '../../../flows/idp/consent.js';
 import { IDP_PATHS } from '../../../idp/paths.js';
 import { consentPageUrl, loginPageUrl } from '../../../idp/interactions.js';
 import { requestedAt } from '../../../idp/interaction-time.js';
-import { consentPage, errorPage } from '../../../idp/pages.js';
+import { pagesOf } from '../../../idp/pages.js';
 import { scopesAsked } from '../../../idp/consent.js';
 import { constantTimeEqual, hmac } from '../../../security/secrets.js';
 import { secretRing } from '../../../security/signing.js';
 import { userAgentOf } from '../../client-auth.js';
 import { acceptForms, customEndpoint, mountEndpoints, type Endpoint } from '../../endpoint.js';
-import { sendPage } from './pages.js';
+import { sendErrorPage, sendPage } from './pages.js';
 import type { IdpProviders } from './provider.js';
 
 // The pages the provider hands its interactions to (/identity/o/interaction/<uid>):
@@ -24,13 +24,13 @@ import type { IdpProviders } from './provider.js';
 const consentToken = (deps: Deps, uid: string) => hmac(secretRing(deps.config)[0]!, `idp-consent:${uid}`);
 
 /** The interaction the provider started, or an error page when its cookie is gone (expired, another browser). */
-async function details(request: FastifyRequest, reply: FastifyReply, provider: any): Promise<any | null> {
+async function details(deps: Deps, request: FastifyRequest, reply: FastifyReply, provider: any): Promise<any | null> {
   try {
     const found = await provider.interactionDetails(request.raw, reply.raw);
     if (found.uid !== (request.params as { uid: string }).uid) throw new Error('uid mismatch');
     return found;
   } catch {
-    await sendPage(reply, 400, errorPage('Sign-in expired', 'This sign-in request has expired or belongs to another browser. Go back to the application and start again.'));
+    await sendErrorPage(deps, request, reply, 400, 'expired');
     return null;
   }
 }
@@ -48,7 +48,7 @@ function interactionEndpoints(providers: IdpProviders): Endpoint[] {
       hide: true,
       handler: (deps) => async (request, reply) => {
         const { provider, issuer } = providers(request);
-        const interaction = await details(request, reply, provider);
+        const interaction = await details(deps, request, reply, provider);
         if (!interaction) return reply;
         const { prompt, params } = interaction;
         if (prompt.name === 'login') {
@@ -66,13 +66,21 @@ function interactionEndpoints(providers: IdpProviders): Endpoint[] {
           if (external) return reply.redirect(external, 303);
           const client = await provider.Client.find(params.client_id);
           const scopes = scopesAsked(interaction);
+          const pages = pagesOf(deps);
+          const language = request.headers['accept-language'];
           return sendPage(
+            deps,
             reply,
             200,
-            consentPage({ siteName: deps.config.siteName, clientName: client?.clientName ?? params.client_id, scopes, action: `${IDP_PATHS.interaction}/${interaction.uid}/consent`, csrf: consentToken(deps, interaction.uid) }),
+            pages.render('authorization_form', language, {
+              client: { name: client?.clientName ?? params.client_id, id: params.client_id },
+              scopes: scopes.map((name) => ({ name, description: pages.scopeText(language, name) })),
+              action: `${IDP_PATHS.interaction}/${interaction.uid}/consent`,
+              csrf: consentToken(deps, interaction.uid),
+            }),
           );
         }
-        return sendPage(reply, 400, errorPage('Sign-in failed', 'The request asked for something this server cannot do.'));
+        return sendErrorPage(deps, request, reply, 400, 'unsupported');
       },
     }),
     customEndpoint({
@@ -81,11 +89,11 @@ function interactionEndpoints(providers: IdpProviders): Endpoint[] {
       hide: true,
       handler: (deps) => async (request, reply) => {
         const { provider } = providers(request);
-        const interaction = await details(request, reply, provider);
+        const interaction = await details(deps, request, reply, provider);
         if (!interaction) return reply;
         const body = (request.body as Record<string, string> | undefined) ?? {};
         if (interaction.prompt.name !== 'consent' || typeof body.csrf !== 'string' || !constantTimeEqual(body.csrf, consentToken(deps, interaction.uid))) {
-          return sendPage(reply, 403, errorPage('Sign-in failed', 'The form could not be verified. Go back to the application and start again.'));
+          return sendErrorPage(deps, request, reply, 403, 'form');
         }
         const source = { ip: request.ip, userAgent: userAgentOf(request), now: deps.clock.now() };
         await finish(request, reply, provider, await answerConsentPage(deps, source, provider, interaction, body.decision === 'allow'), true);

@@ -6,13 +6,12 @@ import { IDP_PATHS, PROVIDER_PATHS } from '../../../idp/paths.js';
 import { requestAuth } from '../../../idp/client-metadata.js';
 import { DEVICE_USER_CODE } from '../../../idp/rate-limit.js';
 import { DIGEST_REF } from '../../../idp/adapter.js';
-import { errorPage } from '../../../idp/pages.js';
 import { requestIssuer } from '../../../idp/issuer.js';
 import { serving } from '../../../idp/served-requests.js';
 import { hashSecret } from '../../../security/secrets.js';
 import { customEndpoint, mountEndpoints, type Endpoint } from '../../endpoint.js';
 import { RequestRefused } from '../../errors.js';
-import { PAGE_HEADERS, sendPage } from './pages.js';
+import { pageHeaders, sendErrorPage } from './pages.js';
 
 // The OpenID provider under the reference's paths (IDP_OIDC_ENABLED).
 //
@@ -58,10 +57,10 @@ async function passThrough(deps: Deps, providers: IdpProviders, request: Fastify
   // Each user code tried on the device page counts against IDP_OIDC_RATE_LIMITS.device_user_code.
   if (request.method === 'POST' && request.routeOptions.url === IDP_PATHS.code_verification && deps.idpLimiter) {
     const verdict = await deps.idpLimiter.consume(DEVICE_USER_CODE, { ip: request.ip });
-    if (!verdict.ok) return sendPage(reply.header('retry-after', String(verdict.retryAfterSeconds)), 429, errorPage('Too many attempts', 'Too many codes were tried from here. Wait a minute and try again.'));
+    if (!verdict.ok) return sendErrorPage(deps, request, reply.header('retry-after', String(verdict.retryAfterSeconds)), 429, 'rate_limited');
   }
   reply.hijack();
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) reply.raw.setHeader(name, value);
+  for (const [name, value] of Object.entries(pageHeaders(deps))) reply.raw.setHeader(name, value);
   reply.raw.setHeader('x-request-id', request.id);
   // The provider logs its errors with the request's id, and limits by the address the trusted proxies give.
   serving(request.raw, { log: request.log, ip: request.ip });
