@@ -133,6 +133,8 @@ test('server pages follow Accept-Language and allow the brand stylesheet and log
   assert.match(html, /El inicio de sesión ha caducado/);
   assert.match(html, /<link rel="stylesheet" href="https:\/\/cdn\.example\.com\/brand\.css">/);
   assert.match(pages.csp, /style-src 'sha256-[^']+' https:\/\/cdn\.example\.com;/);
-  assert.match(pages.csp, /img-src https:\/\/img\.example\.com;/);
+  // The stylesheet's own images and fonts come from its origin too.
+  assert.match(pages.csp, /img-src https:\/\/img\.example\.com https:\/\/cdn\.example\.com;/);
+  assert.match(pages.csp, /font-src https:\/\/cdn\.example\.com;/);
   assert.match(pages.error(undefined, 'expired'), /<html lang="en">/);
 });
