@@ -55,6 +55,8 @@ interface Route<B, Q, P, H> {
   counts?: Counted;
   config?: FastifyContextConfig;
   preValidation?: preValidationAsyncHookHandler;
+  /** A preValidation hook made with the dependencies (one that refuses in the request's language); runs after `preValidation`. */
+  preValidationWith?: (deps: Deps) => preValidationAsyncHookHandler;
   /** Takes form posts (application/x-www-form-urlencoded) besides JSON. */
   forms?: true;
 }
@@ -112,6 +114,11 @@ function flowHandler(deps: Deps, run: FlowEndpoint['run']): RouteHandlerMethod {
   };
 }
 
+function preValidationOf(deps: Deps, e: Endpoint): Pick<RouteOptions, 'preValidation'> {
+  const hooks = [...(e.preValidation ? [e.preValidation] : []), ...(e.preValidationWith ? [e.preValidationWith(deps)] : [])];
+  return hooks.length === 0 ? {} : { preValidation: hooks.length === 1 ? hooks[0] : hooks };
+}
+
 function routeOptions(deps: Deps, client: Mount, e: Endpoint): RouteOptions | null {
   const handler = 'run' in e ? flowHandler(deps, e.run) : e.handler(deps, client);
   if (!handler) return null;
@@ -132,7 +139,7 @@ function routeOptions(deps: Deps, client: Mount, e: Endpoint): RouteOptions | nu
     url: e.path,
     schema,
     ...(config ? { config } : {}),
-    ...(e.preValidation ? { preValidation: e.preValidation } : {}),
+    ...preValidationOf(deps, e),
     handler,
   };
 }

@@ -13,7 +13,7 @@ import * as auth from '../../routes/auth/endpoints.js';
 import * as password from '../../routes/password/endpoints.js';
 import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
-import { errorBody } from '../../messages.js';
+import { errorsFor } from '../../messages.js';
 import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
 import { answerWrongMethods } from '../wrong-method.js';
@@ -93,7 +93,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
   app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
   app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
     const asset = assets.get(request.params.name);
-    if (!asset) return refuse(reply, 404, 'not_found');
+    if (!asset) return refuse(deps.i18n, request, reply, 404, 'not_found');
     return reply.type(asset.type).send(asset.body);
   });
 
@@ -117,16 +117,16 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
       scope.decorateRequest('admin', null);
       scope.addHook('onRequest', async (request, reply) => {
         const { user, session } = request.auth;
-        if (!user || !session || session.userId !== user.id) return refuse(reply, 401, 'not_authenticated');
-        if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(reply, 403, 'admin_required');
+        if (!user || !session || session.userId !== user.id) return refuse(deps.i18n, request, reply, 401, 'not_authenticated');
+        if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(deps.i18n, request, reply, 403, 'admin_required');
         // The role asks for a second factor at login (a passkey is one).
-        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(reply, 403, 'mfa_required');
+        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(deps.i18n, request, reply, 403, 'mfa_required');
         const now = consoleDeps.clock.now();
         if (WRITE_METHODS.has(request.method)) {
           const needed = await requireRecentAuthentication(consoleDeps, session, user, now, { strict: true });
           if (needed?.kind === 'reauthentication_required') {
             const flows = [{ id: 'reauthenticate' }, ...(needed.mfaTypes.length > 0 ? [{ id: 'mfa_reauthenticate', types: needed.mfaTypes }] : [])];
-            return reply.code(401).send({ ...errorBody(401, [{ code: 'reauthentication_required' }]), data: { flows } });
+            return reply.code(401).send({ ...errorsFor(deps.i18n, request, reply, 401, [{ code: 'reauthentication_required' }]), data: { flows } });
           }
         }
         const client = { ip: request.ip, userAgent: userAgentOf(request) };
@@ -136,7 +136,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
-      answerWrongMethods(scope);
+      answerWrongMethods(scope, deps.i18n);
       await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },
