@@ -189,11 +189,13 @@ export function userAgentOf(request: FastifyRequest): string {
 }
 
 export function requestContext(request: FastifyRequest, deps: Deps): RequestContext {
+  const choice = deps.i18n.choose(request.headers['accept-language']);
   return {
     client: request.auth.client,
     ip: request.ip,
     userAgent: userAgentOf(request),
-    language: deps.i18n.negotiate(request.headers['accept-language']),
+    language: choice.language,
+    languageAsked: choice.named,
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,

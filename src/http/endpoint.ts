@@ -5,6 +5,7 @@ import type { Deps, RequestContext } from '../flows/context.js';
 import type { Outcome } from '../flows/outcome.js';
 import { isPromiseLike, type MaybePromise } from '../kernel/maybe-promise.js';
 import { requestContext } from './client-auth.js';
+import { rememberLanguage } from '../flows/language.js';
 import type { Counted } from './outcome-metrics.js';
 import { send } from './render.js';
 
@@ -109,7 +110,11 @@ export function acceptForms(app: FastifyInstance): void {
 function flowHandler(deps: Deps, run: FlowEndpoint['run']): RouteHandlerMethod {
   // Not async: a flow that answers from memory (GET /auth/session) then needs no promise at all.
   return (request, reply) => {
-    const outcome = run(deps, requestContext(request, deps), request as unknown as Input<unknown, unknown, unknown, unknown>);
+    const ctx = requestContext(request, deps);
+    const input = request as unknown as Input<unknown, unknown, unknown, unknown>;
+    // A change request in another language than the user's stored one updates it first (never a read).
+    const remembered = request.method === 'GET' ? null : rememberLanguage(deps, ctx);
+    const outcome = remembered ? remembered.then(() => run(deps, ctx, input)) : run(deps, ctx, input);
     return isPromiseLike(outcome) ? outcome.then((answer) => send(deps, request, reply, answer)) : send(deps, request, reply, outcome);
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { normalizeLanguageTag } from '../config/languages.js';
-import { languageNegotiator } from './negotiate.js';
+import { languageNegotiator, type LanguageChoice } from './negotiate.js';
 import { shapeOf } from './shape.js';
 import type { MessageValue } from './message.js';
 
@@ -84,6 +84,8 @@ export interface Translator {
   has(id: string): boolean;
   /** The language of a request from its Accept-Language header. */
   negotiate(acceptLanguage: string | undefined): string;
+  /** The same, with whether the header named it (a choice to keep for the user) or it is the default. */
+  choose(acceptLanguage: string | undefined): LanguageChoice;
   /** `language` when it is offered (a stored preference may outlive a change of LANGUAGES), else the default. */
   offered(language: string | null | undefined): string;
   /** Every message of `namespace` as source text, gaps filled along the fallback chain: what a browser formats itself (the console). */
@@ -133,6 +135,7 @@ export function createTranslator(opts: { languages: string[]; defaultLanguage: s
     }
     return found;
   };
+  const choose = languageNegotiator(opts.languages);
   const namespaces = new Map<string, Readonly<Record<string, string>>>();
   const offered = (language: string | null | undefined) => (language && opts.languages.includes(language) ? language : opts.defaultLanguage);
   return {
@@ -146,7 +149,8 @@ export function createTranslator(opts: { languages: string[]; defaultLanguage: s
       throw new Error(`no message ${id} in any catalogue`);
     },
     has: (id) => english.has(id),
-    negotiate: languageNegotiator(opts.languages),
+    negotiate: (acceptLanguage) => choose(acceptLanguage).language,
+    choose,
     offered,
     namespace(language, namespace) {
       const tag = offered(language);

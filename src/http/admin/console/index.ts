@@ -14,6 +14,8 @@ import * as password from '../../routes/password/endpoints.js';
 import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
 import { errorsFor } from '../../messages.js';
+import { answerLanguage } from '../../answer-language.js';
+import type { Translator } from '../../../i18n/catalog.js';
 import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
 import { answerWrongMethods } from '../wrong-method.js';
@@ -80,6 +82,8 @@ function loadAssets(): Map<string, { type: string; body: string }> {
     // Its one import names the package; the browser loads it from here instead.
     ['hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
     ['htm.js', { type: js, body: vendor('htm/dist/htm.module.js') }],
+    // The catalogue's messages are ICU: the same formatter as the server's, as one self-contained module.
+    ['intl-messageformat.js', { type: js, body: vendor('intl-messageformat/intl-messageformat.iife.js').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
   ]);
 }
 
@@ -87,10 +91,15 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
   const consoleDeps: Deps = { ...deps, config: consoleConfig(deps.config) };
   const assets = loadAssets();
   const pagePolicy = docsPolicy(deps.config.httpSecurity);
-  const page = ours('index.html');
+  const pages = consolePages(deps.i18n, ours('index.html'));
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
-  app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply) => reply.type('text/html; charset=utf-8').send(pages.get(answerLanguage(deps.i18n, request, reply))));
+  // The page's words in the browser's language (locales/<language>/console.json), formatted by the page itself.
+  app.get('/console/messages', { schema: { hide: true } }, async (request, reply) => {
+    const language = answerLanguage(deps.i18n, request, reply);
+    return reply.send({ status: 200, data: { language, messages: deps.i18n.namespace(language, 'console') } });
+  });
   app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
     const asset = assets.get(request.params.name);
     if (!asset) return refuse(deps.i18n, request, reply, 404, 'not_found');
@@ -141,6 +150,16 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
     },
     { prefix: '/console/api/v1' },
   );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** index.html in each offered language: its lang and the words it shows before the script runs. */
+function consolePages(i18n: Translator, template: string): { get(language: string): string } {
+  const byLanguage = new Map(
+    i18n.languages.map((language) => [language, template.replace(/\{\{([\w.]+)\}\}/g, (_, key: string) => escapeHtml(key === 'language' ? language : i18n.t(language, `console.${key}`)))]),
+  );
+  return { get: (language) => byLanguage.get(language) ?? byLanguage.get(i18n.defaultLanguage)! };
 }
 
 function ours(name: string): string {
