@@ -69,7 +69,13 @@ function checkOverrides(overrides: Messages, english: Map<string, MessageSource>
     for (const [id, { text, file }] of own) {
       const reference = english.get(id);
       if (reference === undefined) throw new CatalogError(`${file}: "${keyOf(id)}" is not a message (no such key in English)`);
-      const [mine, theirs] = [shapeOf(text, language), shapeOf(reference.text)];
+      let mine: string;
+      try {
+        mine = shapeOf(text, language);
+      } catch (error) {
+        throw new CatalogError(`${file}: message "${keyOf(id)}" does not compile (${(error as Error).message})`);
+      }
+      const theirs = shapeOf(reference.text);
       if (mine !== theirs) throw new CatalogError(`${file}: message "${keyOf(id)}" has placeholders [${mine}] where English has [${theirs}]`);
     }
   }
