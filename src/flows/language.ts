@@ -1,4 +1,5 @@
 import type { User } from '../domain/user.js';
+import type { Config } from '../config/config.js';
 import type { Deps, RequestContext } from './context.js';
 import { setUserLanguage } from '../store/users.js';
 
@@ -15,9 +16,14 @@ export function requestedLanguage(ctx: Pick<RequestContext, 'language' | 'langua
   return ctx.languageAsked ? ctx.language : null;
 }
 
-/** The language of a mail to `user` outside their own request: the one they last used, when still offered, else LANGUAGE_CODE. */
-export function languageOf(deps: Pick<Deps, 'i18n'>, user: Pick<User, 'language'> | null): string {
-  return deps.i18n.offered(user?.language);
+/**
+ * The language of a mail to `user` outside their own request: the one they last used,
+ * when still offered, else LANGUAGE_CODE. Reads the settings alone, so the CLI's
+ * context (which has no catalogues) can ask too.
+ */
+export function languageOf(deps: { config: Pick<Config, 'languages'> }, user: Pick<User, 'language'> | null): string {
+  const { languages, languageCode } = deps.config.languages;
+  return user?.language && languages.includes(user.language) ? user.language : languageCode;
 }
 
 /**
