@@ -35,7 +35,6 @@ export type HttpErrorCode =
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
 
-
 /** An error as the envelope lists it: a flow's, or one of the http layer's own. */
 export type WireError = FieldError | { code: HttpErrorCode; param?: string; message?: MessageRef };
 

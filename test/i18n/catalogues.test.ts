@@ -47,6 +47,19 @@ describe('catalogues', () => {
     assert.notEqual(shapeOf('Hello'), shapeOf('Hello {name}'));
   });
 
+  it('every error code of the wire has its message in English', () => {
+    const english = read('en', 'api.json');
+    const src = resolve(import.meta.dirname, '../../src');
+    const union = (file: string, name: string) => {
+      const text = readFileSync(join(src, file), 'utf8');
+      const start = text.indexOf(`export type ${name} =`);
+      return [...text.slice(start, text.indexOf(';', start)).matchAll(/'([a-z_]+)'/g)].map((m) => m[1]!);
+    };
+    const codes = [...union('flows/outcome.ts', 'ErrorCode'), ...union('http/messages.ts', 'HttpErrorCode')];
+    assert.ok(codes.length > 60);
+    assert.deepEqual(codes.filter((code) => !(code in english)), []);
+  });
+
   it('every message key the code names exists in English', () => {
     const english = read('en', 'api.json');
     const src = resolve(import.meta.dirname, '../../src');
