@@ -5,10 +5,25 @@
 import { h, render } from './preact.js';
 import { useCallback, useEffect, useState } from './hooks.js';
 import htm from './htm.js';
+import { IntlMessageFormat } from './intl-messageformat.js';
 
 const html = htm.bind(h);
 const AUTH = '/_service/browser/v1';
 const API = '/console/api/v1';
+
+// Every word on the page comes from the console's catalogue in the browser's
+// language (locales/<language>/console.json, ICU messages), which the server
+// picks from Accept-Language as it does for the API's messages.
+const catalogue = await fetch('/console/messages', { headers: { accept: 'application/json' }, credentials: 'same-origin' }).then((r) => r.json());
+const language = catalogue.data.language;
+document.documentElement.lang = language;
+const formats = new Map();
+/** The message `key` of the catalogue, with its values. */
+function t(key, values) {
+  let format = formats.get(key);
+  if (format === undefined) formats.set(key, (format = new IntlMessageFormat(catalogue.data.messages[key] ?? key, language, undefined, { ignoreTag: true })));
+  return format.format(values);
+}
 
 function csrfToken() {
   const match = /(?:^|;\s*)admin_csrftoken=([^;]+)/.exec(document.cookie);
@@ -38,8 +53,8 @@ function Brand() {
   return html`<span class="brand">${brand.logo_url && html`<img class="logo" src=${brand.logo_url} alt="" />`}<span class="site-name">${brand.site_name}</span></span>`;
 }
 
-const errorText = (body) => (body?.errors ?? []).map((e) => e.message).join(' ') || `Request failed (${body?.status ?? '?'}).`;
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+const errorText = (body) => (body?.errors ?? []).map((e) => e.message).join(' ') || t('request_failed', { status: body?.status ?? '?' });
+const when = (iso) => (iso ? new Date(iso).toLocaleString(language) : '–');
 
 /** Where the page is: #/ (search) or #/users/<id>. */
 function useRoute() {
@@ -73,7 +88,7 @@ function SignIn({ onSignedIn }) {
       return setStage('code');
     }
     if (result.http === 409) return onSignedIn();
-    setError(result.http === 401 ? 'This account cannot sign in here.' : errorText(result.body));
+    setError(result.http === 401 ? t('sign_in.refused') : errorText(result.body));
   }
 
   async function submitCode(event) {
@@ -87,17 +102,17 @@ function SignIn({ onSignedIn }) {
 
   return html`<section id="sign-in">
     <${Brand} />
-    <h1>Admin console</h1>
+    <h1>${t('sign_in.title')}</h1>
     ${stage === 'password'
       ? html`<form class="stack" onSubmit=${submitPassword}>
-          <label>Email or username <input name="login" id="login" autocomplete="username" required /></label>
-          <label>Password <input name="password" id="password" type="password" autocomplete="current-password" required /></label>
-          <button class="primary" id="sign-in-submit" disabled=${busy}>Sign in</button>
+          <label>${t('sign_in.login')} <input name="login" id="login" autocomplete="username" required /></label>
+          <label>${t('sign_in.password')} <input name="password" id="password" type="password" autocomplete="current-password" required /></label>
+          <button class="primary" id="sign-in-submit" disabled=${busy}>${t('sign_in.submit')}</button>
         </form>`
       : html`<form class="stack" onSubmit=${submitCode}>
-          <p>Enter a code from your authenticator app (or a recovery code).</p>
-          <label>Code <input name="code" id="code" autocomplete="one-time-code" inputmode="numeric" required /></label>
-          <button class="primary" id="code-submit" disabled=${busy}>Continue</button>
+          <p>${t('sign_in.code_prompt')}</p>
+          <label>${t('sign_in.code')} <input name="code" id="code" autocomplete="one-time-code" inputmode="numeric" required /></label>
+          <button class="primary" id="code-submit" disabled=${busy}>${t('sign_in.continue')}</button>
         </form>`}
     ${error && html`<p class="error" role="alert" id="sign-in-error">${error}</p>`}
   </section>`;
@@ -119,12 +134,12 @@ function Reauthenticate({ request, onDone }) {
     setError(errorText(result.body));
   }
   return html`<section id="reauthenticate">
-    <h2>Confirm it is you</h2>
-    <p>Changes need a recent confirmation of your password${byCode ? ' or a code' : ''}.</p>
+    <h2>${t('reauth.title')}</h2>
+    <p>${t('reauth.prompt', { method: byCode ? 'code' : 'password' })}</p>
     <form class="stack" onSubmit=${submit}>
-      <label>Password <input name="password" id="reauth-password" type="password" autocomplete="current-password" /></label>
-      ${byCode && html`<label>or a code <input name="code" id="reauth-code" autocomplete="one-time-code" /></label>`}
-      <div class="inline"><button class="primary" id="reauth-submit">Confirm</button> <button type="button" onClick=${() => onDone(false)}>Cancel</button></div>
+      <label>${t('reauth.password')} <input name="password" id="reauth-password" type="password" autocomplete="current-password" /></label>
+      ${byCode && html`<label>${t('reauth.code')} <input name="code" id="reauth-code" autocomplete="one-time-code" /></label>`}
+      <div class="inline"><button class="primary" id="reauth-submit">${t('reauth.confirm')}</button> <button type="button" onClick=${() => onDone(false)}>${t('cancel')}</button></div>
     </form>
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </section>`;
@@ -153,30 +168,30 @@ function Search() {
   useEffect(() => void load(query), []);
 
   return html`<section id="search">
-    <h1>Users</h1>
+    <h1>${t('search.title')}</h1>
     <form class="inline" onSubmit=${(e) => (e.preventDefault(), load(query))}>
-      <input id="search-text" placeholder="email, username, phone or id" value=${query} onInput=${(e) => setQuery(e.target.value)} size="40" />
-      <button class="primary" id="search-submit">Search</button>
+      <input id="search-text" placeholder=${t('search.placeholder')} value=${query} onInput=${(e) => setQuery(e.target.value)} size="40" />
+      <button class="primary" id="search-submit">${t('search.submit')}</button>
     </form>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${users &&
     html`<table id="results">
-      <thead><tr><th>ID</th><th>Email</th><th>Username</th><th>State</th><th>Joined</th><th>Last login</th></tr></thead>
+      <thead><tr><th>${t('column.id')}</th><th>${t('column.email')}</th><th>${t('column.username')}</th><th>${t('column.state')}</th><th>${t('column.joined')}</th><th>${t('column.last_login')}</th></tr></thead>
       <tbody>
         ${users.map(
           (u) => html`<tr data-user=${u.id}>
             <td><a href=${`#/users/${u.id}`}>${u.id}</a></td>
             <td><a href=${`#/users/${u.id}`}>${u.email ?? '–'}</a></td>
             <td>${u.username ?? '–'}</td>
-            <td>${u.is_active ? html`<span class="badge">active</span>` : html`<span class="badge off">disabled</span>`} ${u.is_admin && html`<span class="badge">admin</span>`}</td>
+            <td>${u.is_active ? html`<span class="badge">${t('state.active')}</span>` : html`<span class="badge off">${t('state.disabled')}</span>`} ${u.is_admin && html`<span class="badge">${t('role.admin')}</span>`}</td>
             <td>${when(u.created_at)}</td>
             <td>${when(u.last_login_at)}</td>
           </tr>`,
         )}
       </tbody>
     </table>
-    ${users.length === 0 && html`<p class="muted">No users match.</p>`}
-    ${next && html`<button id="more" onClick=${() => load(query, next)}>More</button>`}`}
+    ${users.length === 0 && html`<p class="muted">${t('search.none')}</p>`}
+    ${next && html`<button id="more" onClick=${() => load(query, next)}>${t('search.more')}</button>`}`}
   </section>`;
 }
 
@@ -207,70 +222,70 @@ function UserPage({ id, change }) {
   }
 
   if (error && !data) return html`<p class="error" role="alert">${error}</p>`;
-  if (!data) return html`<p>Loading…</p>`;
+  if (!data) return html`<p>${t('loading')}</p>`;
   const { user, sessions, authenticators, social, events } = data;
   return html`<div id="user-page" data-user=${user.id}>
-    <p><a href="#/">← Users</a></p>
+    <p><a href="#/">${t('user.back')}</a></p>
     <section>
-      <h1>${user.email ?? user.username ?? `user ${user.id}`}</h1>
+      <h1>${user.email ?? user.username ?? t('user.fallback', { id: user.id })}</h1>
       <p>
-        <span id="user-state" class=${user.is_active ? 'badge' : 'badge off'}>${user.is_active ? 'active' : 'disabled'}</span>
-        ${user.is_admin && html` <span class="badge">admin</span>`}
-        <span class="muted"> id ${user.id} · username ${user.username ?? '–'} · joined ${when(user.created_at)} · last login ${when(user.last_login_at)} · password ${user.has_usable_password ? user.password_hasher : 'none'}</span>
+        <span id="user-state" class=${user.is_active ? 'badge' : 'badge off'}>${user.is_active ? t('state.active') : t('state.disabled')}</span>
+        ${user.is_admin && html` <span class="badge">${t('role.admin')}</span>`}
+        <span class="muted"> ${t('user.summary', { id: user.id, username: user.username ?? '–', joined: when(user.created_at), lastLogin: when(user.last_login_at), password: user.has_usable_password ? user.password_hasher : t('user.no_password') })}</span>
       </p>
       <div class="inline">
         ${user.is_active
-          ? html`<button class="danger" id="deactivate" onClick=${() => act('PATCH', '', { is_active: false }, 'Deactivated; every session ended.')}>Deactivate</button>`
-          : html`<button id="reactivate" onClick=${() => act('PATCH', '', { is_active: true }, 'Reactivated.')}>Reactivate</button>`}
-        <button id="send-reset" onClick=${() => act('POST', '/password-reset', undefined, 'Reset link sent.')}>Send a password reset link</button>
+          ? html`<button class="danger" id="deactivate" onClick=${() => act('PATCH', '', { is_active: false }, t('user.deactivated'))}>${t('user.deactivate')}</button>`
+          : html`<button id="reactivate" onClick=${() => act('PATCH', '', { is_active: true }, t('user.reactivated'))}>${t('user.reactivate')}</button>`}
+        <button id="send-reset" onClick=${() => act('POST', '/password-reset', undefined, t('user.reset_sent'))}>${t('user.send_reset')}</button>
       </div>
       ${notice && html`<p class="notice" role="status" id="notice">${notice}</p>`}
       ${error && html`<p class="error" role="alert" id="error">${error}</p>`}
     </section>
     <section id="addresses">
-      <h2>Email addresses and phone</h2>
+      <h2>${t('addresses.title')}</h2>
       <ul>
-        ${user.email_addresses.map((a) => html`<li>${a.email} ${a.primary && html`<span class="badge">primary</span>`} <span class="badge">${a.verified ? 'verified' : 'unverified'}</span></li>`)}
-        ${user.phone && html`<li id="phone">${user.phone.phone} <span class="badge">${user.phone.verified ? 'verified' : 'unverified'}</span></li>`}
+        ${user.email_addresses.map((a) => html`<li>${a.email} ${a.primary && html`<span class="badge">${t('addresses.primary')}</span>`} <span class="badge">${a.verified ? t('addresses.verified') : t('addresses.unverified')}</span></li>`)}
+        ${user.phone && html`<li id="phone">${user.phone.phone} <span class="badge">${user.phone.verified ? t('addresses.verified') : t('addresses.unverified')}</span></li>`}
       </ul>
     </section>
     <section id="sessions">
-      <h2>Sessions (${sessions.length})</h2>
-      ${sessions.length > 0 && html`<button class="danger" id="revoke-all" onClick=${() => act('DELETE', '/sessions', undefined, 'Every session ended.')}>Revoke all</button>`}
+      <h2>${t('sessions.title', { count: sessions.length })}</h2>
+      ${sessions.length > 0 && html`<button class="danger" id="revoke-all" onClick=${() => act('DELETE', '/sessions', undefined, t('sessions.all_revoked'))}>${t('sessions.revoke_all')}</button>`}
       <table>
-        <thead><tr><th>Device</th><th>IP</th><th>Signed in</th><th>Last use</th><th></th></tr></thead>
+        <thead><tr><th>${t('column.device')}</th><th>${t('column.ip')}</th><th>${t('column.signed_in')}</th><th>${t('column.last_use')}</th><th></th></tr></thead>
         <tbody>
           ${sessions.map(
             (s) => html`<tr data-session=${s.id}>
               <td class="ua">${s.user_agent || '–'}</td><td>${s.ip || '–'}</td><td>${when(s.created_at)}</td><td>${when(s.last_seen_at)}</td>
-              <td><button class="danger" onClick=${() => act('DELETE', `/sessions/${s.id}`, undefined, 'Session ended.')}>Revoke</button></td>
+              <td><button class="danger" onClick=${() => act('DELETE', `/sessions/${s.id}`, undefined, t('sessions.revoked'))}>${t('sessions.revoke')}</button></td>
             </tr>`,
           )}
         </tbody>
       </table>
     </section>
     <section id="authenticators">
-      <h2>Second factors</h2>
-      ${authenticators.length === 0 && html`<p class="muted">None.</p>`}
+      <h2>${t('factors.title')}</h2>
+      ${authenticators.length === 0 && html`<p class="muted">${t('none')}</p>`}
       <table>
         <tbody>
           ${authenticators.map(
             (a) => html`<tr data-authenticator=${a.type}>
-              <td>${a.type}${a.name ? ` “${a.name}”` : ''}${a.recovery_codes ? ` (${a.recovery_codes.unused} of ${a.recovery_codes.total} unused)` : ''}</td>
-              <td>added ${when(a.created_at)}</td><td>last used ${when(a.last_used_at)}</td>
-              <td>${a.type !== 'recovery_codes' && html`<button class="danger" onClick=${() => act('DELETE', `/authenticators/${a.id}`, undefined, 'Second factor removed.')}>Remove</button>`}</td>
+              <td>${a.type}${a.name ? ` “${a.name}”` : ''}${a.recovery_codes ? ` ${t('factors.recovery_codes', { unused: a.recovery_codes.unused, total: a.recovery_codes.total })}` : ''}</td>
+              <td>${t('factors.added', { when: when(a.created_at) })}</td><td>${t('factors.last_used', { when: when(a.last_used_at) })}</td>
+              <td>${a.type !== 'recovery_codes' && html`<button class="danger" onClick=${() => act('DELETE', `/authenticators/${a.id}`, undefined, t('factors.removed'))}>${t('factors.remove')}</button>`}</td>
             </tr>`,
           )}
         </tbody>
       </table>
     </section>
     <section id="social">
-      <h2>Social accounts</h2>
-      ${social.length === 0 && html`<p class="muted">None.</p>`}
+      <h2>${t('social.title')}</h2>
+      ${social.length === 0 && html`<p class="muted">${t('none')}</p>`}
       <ul>${social.map((s) => html`<li>${s.provider}: ${s.display ?? s.uid}</li>`)}</ul>
     </section>
     <section id="events">
-      <h2>Recent events</h2>
+      <h2>${t('events.title')}</h2>
       <table>
         <tbody>
           ${events.map(
@@ -320,14 +335,14 @@ function App() {
     }
   }, []);
 
-  if (me === undefined) return html`<p>Loading…</p>`;
+  if (me === undefined) return html`<p>${t('loading')}</p>`;
   if (me === null)
     return html`<div>
-      ${problem && html`<section><p class="error" role="alert" id="problem">${problem}</p><button onClick=${signOut}>Sign out</button></section>`}
+      ${problem && html`<section><p class="error" role="alert" id="problem">${problem}</p><button onClick=${signOut}>${t('sign_out')}</button></section>`}
       ${!problem && html`<${SignIn} onSignedIn=${check} />`}
     </div>`;
   return html`<div>
-    <header><a href="#/"><${Brand} /> Admin console</a><span>${me.display} <button id="sign-out" onClick=${signOut}>Sign out</button></span></header>
+    <header><a href="#/"><${Brand} /> ${t('header.title')}</a><span>${me.display} <button id="sign-out" onClick=${signOut}>${t('sign_out')}</button></span></header>
     <main>
       ${reauth && html`<${Reauthenticate} request=${reauth} onDone=${(ok) => reauth.resolve(ok)} />`}
       ${route.page === 'user' ? html`<${UserPage} id=${route.id} change=${change} key=${route.id} />` : html`<${Search} />`}

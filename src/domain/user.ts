@@ -7,6 +7,8 @@ export interface User {
   passwordHash: string | null;
   isActive: boolean;
   passwordChangedAt: number;
+  /** The language of their last signup, login or change request (a LANGUAGES tag); null: none seen yet. */
+  language: string | null;
 }
 
 /** Django marks an unusable password with a leading "!" (e.g. accounts made by social or passkey signup); none at all is unusable too. */

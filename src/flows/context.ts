@@ -46,6 +46,8 @@ export interface RequestContext {
   userAgent: string;
   /** The language the answer and any mail it sends are written in (Accept-Language among LANGUAGES). */
   language: string;
+  /** The request named languages (Accept-Language): its `language` is then one to keep for the user (flows/language.ts). */
+  languageAsked?: boolean;
   now: number;
   session: Session | null;
   /** The session's user when it is authenticated. */

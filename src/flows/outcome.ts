@@ -4,6 +4,7 @@ import type { EmailAddress } from '../store/email-addresses.js';
 import type { SocialApp } from '../social/app.js';
 import type { AuthenticatorInfo, AuthenticatorType } from '../domain/authenticator.js';
 import type { ConsentView } from '../idp/consent.js';
+import type { MessageRef } from '../i18n/message.js';
 
 /** Every error code the API can put in `errors[].code`: one closed list. */
 export type ErrorCode =
@@ -56,8 +57,8 @@ export interface FieldError {
   code: ErrorCode;
   /** The request field at fault; absent when the error concerns the whole request. */
   param?: string;
-  /** Overrides the standard message where it needs a value (e.g. a minimum length). */
-  message?: string;
+  /** A more specific message than the code's own, often with values (a minimum length); written in the request's language by the http layer. */
+  message?: MessageRef;
 }
 
 /** The authentication state after a flow, with what changed about the session. */

@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import type { Config } from '../config/config.js';
 import type { FieldError } from './outcome.js';
+import { msg } from '../i18n/message.js';
 import { checkPassword } from '../security/password-policy.js';
 import { normalizePassword } from '../security/passwords.js';
 
@@ -17,8 +18,8 @@ export function normalizeEmail(email: string): string {
 }
 
 export function emailError(email: string, param = 'email'): FieldError | null {
-  if (email.length > 254) return { code: 'max_length', param, message: 'Ensure this value has at most 254 characters.' };
-  return EMAIL.test(withAsciiDomain(email)) ? null : { code: 'invalid', param, message: 'Enter a valid email address.' };
+  if (email.length > 254) return { code: 'max_length', param, message: msg('max_length.at_most', { max: 254 }) };
+  return EMAIL.test(withAsciiDomain(email)) ? null : { code: 'invalid', param, message: msg('invalid.email') };
 }
 
 // Django's EmailValidator checks an internationalised domain in its punycode
@@ -35,12 +36,12 @@ function withAsciiDomain(email: string): string {
 
 export function usernameError(config: Config, username: string): FieldError | null {
   const { usernameMinLength, usernameBlacklist } = config.account;
-  if (username.length > 150) return { code: 'max_length', param: 'username', message: 'Ensure this value has at most 150 characters.' };
+  if (username.length > 150) return { code: 'max_length', param: 'username', message: msg('max_length.at_most', { max: 150 }) };
   if (username.length < usernameMinLength) {
-    return { code: 'invalid', param: 'username', message: `Username must be a minimum of ${usernameMinLength} characters.` };
+    return { code: 'invalid', param: 'username', message: msg('invalid.username_too_short', { min: usernameMinLength }) };
   }
   if (!USERNAME.test(username)) {
-    return { code: 'invalid', param: 'username', message: 'Usernames can only contain letters, digits and @/./+/-/_.' };
+    return { code: 'invalid', param: 'username', message: msg('invalid.username_characters') };
   }
   if (usernameBlacklist.includes(username.toLowerCase())) return { code: 'username_blacklisted', param: 'username' };
   return null;

@@ -6,7 +6,7 @@ import type { User } from '../domain/user.js';
 import { findLiveSession, recordSessionUses, type SessionTouch } from '../store/sessions.js';
 import { WriteBatcher } from '../store/write-batcher.js';
 import { csrfBinding, csrfTokenCurrent, csrfTokenValid, issueCsrfToken } from './csrf.js';
-import { errorBody } from './messages.js';
+import { sendErrors } from './messages.js';
 import { resolveAppCaller } from './app-tokens.js';
 import { headerValue } from './headers.js';
 import { secretRing, signer } from '../security/signing.js';
@@ -80,7 +80,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
     if (client === 'browser' && UNSAFE.has(request.method) && (request.routeOptions.config.csrf ?? 'header') === 'header') {
       if (!csrfTokenValid(csrf, csrfBinding(cookie, request.cookies[browserCookieName]), headerValue(request, 'x-csrftoken'))) {
         // Answered here: not calling done() ends the request's hook chain.
-        reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
+        sendErrors(deps.i18n, request, reply, 403, [{ code: 'csrf_failed' }]);
         return;
       }
     }
@@ -111,7 +111,7 @@ export function registerClientAuth(app: FastifyInstance, deps: Deps, client: Cli
       const field = (request.body as Record<string, unknown> | undefined)?.[CSRF_FORM_FIELD];
       const token = headerValue(request, 'x-csrftoken') ?? (typeof field === 'string' ? field : undefined);
       if (csrfTokenValid(csrf, csrfBinding(request.cookies[sessionConfig.cookieName], request.cookies[browserCookieName]), token)) return done();
-      reply.code(403).send(errorBody(403, [{ code: 'csrf_failed' }]));
+      sendErrors(deps.i18n, request, reply, 403, [{ code: 'csrf_failed' }]);
     });
   }
 
@@ -189,11 +189,13 @@ export function userAgentOf(request: FastifyRequest): string {
 }
 
 export function requestContext(request: FastifyRequest, deps: Deps): RequestContext {
+  const choice = deps.i18n.choose(request.headers['accept-language']);
   return {
     client: request.auth.client,
     ip: request.ip,
     userAgent: userAgentOf(request),
-    language: deps.i18n.negotiate(request.headers['accept-language']),
+    language: choice.language,
+    languageAsked: choice.named,
     now: deps.clock.now(),
     session: request.auth.session,
     user: request.auth.user,

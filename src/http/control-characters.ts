@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
-import { errorBody } from './messages.js';
+import { sendErrors } from './messages.js';
+import type { Translator } from '../i18n/catalog.js';
+import { msg } from '../i18n/message.js';
 
 // Text a person types holds no control characters. PostgreSQL refuses a NUL
 // byte in text (a 500 before this check), C libraries cut strings at it, and
@@ -69,14 +71,14 @@ function declaredHeaders(route: RouteOptions): DeclaredHeader[] {
 }
 
 /** Every route registered on `app` from now on checks its requests, ahead of its own preValidation hooks. */
-export function refuseControlCharacters(app: FastifyInstance): void {
+export function refuseControlCharacters(app: FastifyInstance, i18n: Translator): void {
   app.addHook('onRoute', (route) => {
     const headers = declaredHeaders(route);
     const check: preValidationHookHandler = (request, reply, done) => {
       const field = fieldWithControlCharacter(request, headers);
       if (field === undefined) return done();
-      const error = { code: 'invalid' as const, message: 'Control characters are not allowed.', ...(field ? { param: field } : {}) };
-      reply.code(400).send(errorBody(400, [error]));
+      const error = { code: 'invalid' as const, message: msg('invalid.control_characters'), ...(field ? { param: field } : {}) };
+      sendErrors(i18n, request, reply, 400, [error]);
     };
     route.preValidation = [check, ...[route.preValidation ?? []].flat()];
   });

@@ -5,6 +5,7 @@ import type { Deps, RequestContext } from '../flows/context.js';
 import type { Outcome } from '../flows/outcome.js';
 import { isPromiseLike, type MaybePromise } from '../kernel/maybe-promise.js';
 import { requestContext } from './client-auth.js';
+import { rememberLanguage } from '../flows/language.js';
 import type { Counted } from './outcome-metrics.js';
 import { send } from './render.js';
 
@@ -55,6 +56,8 @@ interface Route<B, Q, P, H> {
   counts?: Counted;
   config?: FastifyContextConfig;
   preValidation?: preValidationAsyncHookHandler;
+  /** A preValidation hook made with the dependencies (one that refuses in the request's language); runs after `preValidation`. */
+  preValidationWith?: (deps: Deps) => preValidationAsyncHookHandler;
   /** Takes form posts (application/x-www-form-urlencoded) besides JSON. */
   forms?: true;
 }
@@ -107,9 +110,18 @@ export function acceptForms(app: FastifyInstance): void {
 function flowHandler(deps: Deps, run: FlowEndpoint['run']): RouteHandlerMethod {
   // Not async: a flow that answers from memory (GET /auth/session) then needs no promise at all.
   return (request, reply) => {
-    const outcome = run(deps, requestContext(request, deps), request as unknown as Input<unknown, unknown, unknown, unknown>);
+    const ctx = requestContext(request, deps);
+    const input = request as unknown as Input<unknown, unknown, unknown, unknown>;
+    // A change request in another language than the user's stored one updates it first (never a read).
+    const remembered = request.method === 'GET' ? null : rememberLanguage(deps, ctx);
+    const outcome = remembered ? remembered.then(() => run(deps, ctx, input)) : run(deps, ctx, input);
     return isPromiseLike(outcome) ? outcome.then((answer) => send(deps, request, reply, answer)) : send(deps, request, reply, outcome);
   };
+}
+
+function preValidationOf(deps: Deps, e: Endpoint): Pick<RouteOptions, 'preValidation'> {
+  const hooks = [...(e.preValidation ? [e.preValidation] : []), ...(e.preValidationWith ? [e.preValidationWith(deps)] : [])];
+  return hooks.length === 0 ? {} : { preValidation: hooks.length === 1 ? hooks[0] : hooks };
 }
 
 function routeOptions(deps: Deps, client: Mount, e: Endpoint): RouteOptions | null {
@@ -132,7 +144,7 @@ function routeOptions(deps: Deps, client: Mount, e: Endpoint): RouteOptions | nu
     url: e.path,
     schema,
     ...(config ? { config } : {}),
-    ...(e.preValidation ? { preValidation: e.preValidation } : {}),
+    ...preValidationOf(deps, e),
     handler,
   };
 }

@@ -1,7 +1,9 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody, type HttpErrorCode } from './messages.js';
+import { errorBody, sendErrors, type HttpErrorCode } from './messages.js';
+import type { Translator } from '../i18n/catalog.js';
+import { msg, type MessageRef } from '../i18n/message.js';
 import { serviceUnavailable, type FieldError } from '../flows/outcome.js';
 import type { Deps } from '../flows/context.js';
 import { asUnavailable } from '../store/unavailable.js';
@@ -33,7 +35,7 @@ function validationErrors(errors: AjvError[], context: string | undefined): Fiel
       out.push({ code: 'required', param: field });
       continue;
     }
-    out.push({ code: 'invalid', ...(field ? { param: field } : {}), message: e.keyword === 'type' ? `Expected ${String(e.params.type)}.` : undefined });
+    out.push({ code: 'invalid', ...(field ? { param: field } : {}), ...(e.keyword === 'type' ? { message: msg('invalid.type', { type: String(e.params.type) }) } : {}) });
   }
   const seen = new Set<string>();
   return out.filter((e) => {
@@ -53,8 +55,10 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: HttpErrorCode }> 
  * Errors Fastify raises before routing (a malformed URL such as `%E0%A4%A`),
  * which the error handler never sees: the same envelope as everything else.
  */
-export function frameworkErrorHandler(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send(errorBody(400, [{ code: 'bad_request' }]));
+export function frameworkErrorHandler(i18n: Translator) {
+  return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void sendErrors(i18n, request, reply, 400, [{ code: 'bad_request' }]);
+  };
 }
 
 /**
@@ -64,7 +68,13 @@ export function frameworkErrorHandler(_error: FastifyError, _request: FastifyReq
  * socket here, in the envelope, and the connection closed. As Node does, no
  * answer is written over a response that has already begun.
  */
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(i18n: Translator) {
+  return function (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    refuseMalformed(this, i18n, error, socket);
+  };
+}
+
+function refuseMalformed(app: FastifyInstance, i18n: Translator, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, code } =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -72,15 +82,17 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? { status: 408, code: 'request_timeout' as const }
         : { status: 400, code: 'bad_request' as const };
-  this.log.debug({ err: { code: error.code }, status }, 'malformed request');
+  app.log.debug({ err: { code: error.code }, status }, 'malformed request');
   const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (!socket.writable || response?.headersSent) {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify(errorBody(status, [{ code }]));
+  // The request's headers were never parsed: the default language.
+  const body = JSON.stringify(errorBody(status, [{ code }], i18n, i18n.defaultLanguage));
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    `content-language: ${i18n.defaultLanguage}`,
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     'cache-control: no-store',
@@ -98,9 +110,9 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
 export class RequestRefused extends Error {
   constructor(
     readonly param: string,
-    message: string,
+    readonly refusal: MessageRef,
   ) {
-    super(message);
+    super(refusal.key);
   }
 }
 
@@ -108,10 +120,21 @@ export class RequestRefused extends Error {
  * An Expect header other than 100-continue (Node's `checkExpectation`):
  * Node would answer 417 with no body; the same 417 in the envelope.
  */
-export function expectationFailed(_request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify(errorBody(417, [{ code: 'bad_request', param: 'expect', message: 'Only "Expect: 100-continue" is understood.' }]));
-  response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
-  response.end(body);
+export function expectationFailed(i18n: Translator) {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const language = i18n.negotiate(request.headers['accept-language']);
+    const body = JSON.stringify(errorBody(417, [{ code: 'bad_request', param: 'expect', message: msg('bad_request.expect') }], i18n, language));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'content-language': language,
+      ...(i18n.languages.length > 1 ? { vary: 'Accept-Language' } : {}),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      connection: 'close',
+    });
+    response.end(body);
+  };
 }
 
 /**
@@ -119,14 +142,15 @@ export function expectationFailed(_request: IncomingMessage, response: ServerRes
  * does so itself with an empty body unless told not to (requireHostHeader,
  * fastify-base.ts); here it gets the envelope. HTTP/1.0 has no Host to require.
  */
-export function refuseMissingHost(app: FastifyInstance): void {
+export function refuseMissingHost(app: FastifyInstance, i18n: Translator): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (request.headers.host !== undefined || request.raw.httpVersion !== '1.1') return done();
-    void reply.code(400).header('connection', 'close').send(errorBody(400, [{ code: 'bad_request', param: 'host', message: 'A Host header is required.' }]));
+    void sendErrors(i18n, request, reply.header('connection', 'close'), 400, [{ code: 'bad_request', param: 'host', message: msg('bad_request.host_required') }]);
   });
 }
 
 export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
+  const { i18n } = deps;
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = methodsByPath.get(route.url) ?? new Set<string>();
@@ -141,24 +165,23 @@ export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
       return send(deps, request, reply, serviceUnavailable);
     }
     if (error.validation) {
-      const body = errorBody(400, validationErrors(error.validation as AjvError[], error.validationContext));
-      return reply.code(400).send(body);
+      return sendErrors(i18n, request, reply, 400, validationErrors(error.validation as AjvError[], error.validationContext));
     }
     if (error instanceof RequestRefused) {
       request.log.info({ param: error.param }, 'request refused');
-      return reply.code(400).send(errorBody(400, [{ code: 'bad_request', param: error.param, message: error.message }]));
+      return sendErrors(i18n, request, reply, 400, [{ code: 'bad_request', param: error.param, message: error.refusal }]);
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (known) return reply.code(known.status).send(errorBody(known.status, [{ code: known.code }]));
+    if (known) return sendErrors(i18n, request, reply, known.status, [{ code: known.code }]);
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.code ?? ''))) {
-      return reply.code(400).send(errorBody(400, [{ code: 'invalid_json' }]));
+      return sendErrors(i18n, request, reply, 400, [{ code: 'invalid_json' }]);
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
-      return reply.code(error.statusCode).send(errorBody(error.statusCode, [{ code: 'bad_request' }]));
+      return sendErrors(i18n, request, reply, error.statusCode, [{ code: 'bad_request' }]);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send(errorBody(500, [{ code: 'server_error' }]));
+    return sendErrors(i18n, request, reply, 500, [{ code: 'server_error' }]);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -166,8 +189,8 @@ export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
     const allowed = methodsByPath.get(path);
     if (allowed) {
       reply.header('allow', [...allowed].join(', '));
-      return reply.code(405).send(errorBody(405, [{ code: 'method_not_allowed' }]));
+      return sendErrors(i18n, request, reply, 405, [{ code: 'method_not_allowed' }]);
     }
-    return reply.code(404).send(errorBody(404, [{ code: 'not_found' }]));
+    return sendErrors(i18n, request, reply, 404, [{ code: 'not_found' }]);
   });
 }

@@ -27,15 +27,15 @@ export function fastifyBase(deps: Deps, logger: Logger, options: { loggerInstanc
     // Client IPs come from X-Forwarded-For only behind a known number of proxies.
     trustProxy: config.trustedProxyCount > 0 ? (_address: string, hop: number) => hop < config.trustedProxyCount : false,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, strict: true } },
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler(deps.i18n),
+    clientErrorHandler: clientErrorHandler(deps.i18n),
     // Refused in the envelope instead (refuseMissingHost), not with Node's empty 400.
     http: { requireHostHeader: false },
   });
-  app.server.on('checkExpectation', expectationFailed);
-  refuseMissingHost(app);
+  app.server.on('checkExpectation', expectationFailed(deps.i18n));
+  refuseMissingHost(app, deps.i18n);
   registerErrorHandling(app, deps);
-  refuseControlCharacters(app);
+  refuseControlCharacters(app, deps.i18n);
   app.decorateRequest('outcome', null);
 
   // Only JSON bodies; an empty body on a JSON request reads as no body, as

@@ -6,7 +6,7 @@ import type { Session } from '../domain/session.js';
 import { hasUsablePassword, type User } from '../domain/user.js';
 import { applySessionChange } from './client-auth.js';
 import { appTokenMeta } from './app-tokens.js';
-import { errorBody } from './messages.js';
+import { sendErrors } from './messages.js';
 import { accountView, socialFlows } from './social-views.js';
 import { authenticatorView, setTrustCookie } from './mfa-views.js';
 
@@ -169,18 +169,18 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
     case 'ok':
       return reply.code(200).send({ status: 200 });
     case 'invalid':
-      return reply.code(400).send(errorBody(400, outcome.errors));
+      return sendErrors(deps.i18n, request, reply, 400, outcome.errors);
     case 'forbidden':
       return reply.code(403).send({ status: 403 });
     case 'conflict':
-      return reply.code(409).send(outcome.errors ? errorBody(409, outcome.errors) : { status: 409 });
+      return outcome.errors ? sendErrors(deps.i18n, request, reply, 409, outcome.errors) : reply.code(409).send({ status: 409 });
     case 'rate_limited':
       reply.header('retry-after', String(Math.max(1, Math.ceil(outcome.retryAfterSeconds))));
       return reply.code(429).send({ status: 429 });
     case 'unavailable':
       // A dependency that did not answer is usually back within seconds.
       if (outcome.errors.some((e) => e.code === 'service_unavailable')) reply.header('retry-after', String(RETRY_AFTER_UNAVAILABLE_SECONDS));
-      return reply.code(503).send(errorBody(503, outcome.errors));
+      return sendErrors(deps.i18n, request, reply, 503, outcome.errors);
     case 'tokens':
       return reply.code(200).send({ status: 200, data: outcome.tokens });
     case 'phone_numbers': {

@@ -1,4 +1,5 @@
 import { isCommonPassword } from './common-passwords.js';
+import { msg, type MessageRef } from '../i18n/message.js';
 
 // The codes are Django's password validators' codes, which django-allauth passes
 // through to its clients unchanged.
@@ -10,7 +11,7 @@ export type PasswordProblemCode =
 
 export interface PasswordProblem {
   code: PasswordProblemCode;
-  message: string;
+  message: MessageRef;
 }
 
 export interface PasswordPolicy {
@@ -31,25 +32,21 @@ export function checkPassword(password: string, policy: PasswordPolicy): Passwor
   if (isTooSimilar(password, policy.userAttributes ?? [])) {
     problems.push({
       code: 'password_too_similar',
-      message: 'This password is too similar to your personal information.',
+      message: msg('password_too_similar'),
     });
   }
   // Django counts code points, not UTF-16 units.
   if ([...password].length < policy.minLength) {
-    const unit = policy.minLength === 1 ? 'character' : 'characters';
-    problems.push({
-      code: 'password_too_short',
-      message: `This password is too short. It must contain at least ${policy.minLength} ${unit}.`,
-    });
+    problems.push({ code: 'password_too_short', message: msg('password_too_short.min', { min: policy.minLength }) });
   }
   if (isCommonPassword(password)) {
-    problems.push({ code: 'password_too_common', message: 'This password is too common.' });
+    problems.push({ code: 'password_too_common', message: msg('password_too_common') });
   } else if (policy.siteName && isTooSimilar(password, [policy.siteName, policy.siteName.replace(/\s+/g, '')])) {
-    problems.push({ code: 'password_too_common', message: "This password is too easy to guess: it resembles the site's name." });
+    problems.push({ code: 'password_too_common', message: msg('password_too_common.site_name') });
   }
   // Python's str.isdigit(), which Django uses, also accepts non-ASCII decimal digits.
   if (/^\p{Nd}+$/u.test(password)) {
-    problems.push({ code: 'password_entirely_numeric', message: 'This password is entirely numeric.' });
+    problems.push({ code: 'password_entirely_numeric', message: msg('password_entirely_numeric') });
   }
   return problems;
 }

@@ -17,6 +17,8 @@ export interface UsersTable {
   password_changed_at: number;
   /** 1: may use the admin console (set with `users set-admin`). */
   is_admin: Generated<number>;
+  /** The language of the user's last signup, login or change (a LANGUAGES tag); NULL: none seen yet. */
+  language: string | null;
 }
 
 export interface EmailAddressesTable {

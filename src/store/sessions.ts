@@ -70,6 +70,7 @@ function liveSessionSelect(conn: Conn) {
       'u.password_hash',
       'u.is_active',
       'u.password_changed_at',
+      'u.language',
       'e.email',
       'e.verified',
     ]);
@@ -139,6 +140,7 @@ function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
           password_hash: row.password_hash,
           is_active: row.is_active,
           password_changed_at: row.password_changed_at,
+          language: row.language,
           email: row.email,
           verified: row.verified,
         });

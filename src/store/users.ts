@@ -19,6 +19,7 @@ function selectUsers(conn: Conn, afterId?: number) {
       'users.password_hash',
       'users.is_active',
       'users.password_changed_at',
+      'users.language',
       'e.email',
       'e.verified',
     ]);
@@ -30,6 +31,7 @@ type UserRow = {
   password_hash: string | null;
   is_active: number;
   password_changed_at: number;
+  language: string | null;
   email: string | null;
   verified: number | null;
 };
@@ -43,6 +45,7 @@ export function toUser(row: UserRow): User {
     passwordHash: row.password_hash,
     isActive: row.is_active === 1,
     passwordChangedAt: row.password_changed_at,
+    language: row.language,
   };
 }
 
@@ -267,6 +270,8 @@ export interface NewUser {
   email: string | null;
   emailVerified: boolean;
   now: number;
+  /** The language of the signup request; null or absent: it named none. */
+  language?: string | null;
 }
 
 /**
@@ -312,6 +317,7 @@ export async function insertUser(tx: Tx, input: NewUser): Promise<{ userId: numb
       password_hash: input.passwordHash,
       created_at: input.now,
       password_changed_at: input.now,
+      language: input.language ?? null,
     })
     // A concurrent signup that has not committed is invisible to any check;
     // on PostgreSQL the unique index makes this insert wait for it, and
@@ -377,9 +383,16 @@ export async function replacePasswordHash(conn: Conn, userId: number, hash: stri
 }
 
 const recordLoginRow = prepared((conn: Conn, userId: number, now: number) => conn.updateTable('users').set({ last_login_at: now }).where('id', '=', userId));
+const recordLoginInRow = prepared((conn: Conn, userId: number, now: number, language: string) => conn.updateTable('users').set({ last_login_at: now, language }).where('id', '=', userId));
 
-export async function recordLogin(conn: Conn, userId: number, now: number): Promise<void> {
-  await recordLoginRow(conn, userId, now);
+/** A login now; with `language`, the one it was made in, kept for later mails (null: the request named none, the stored one stays). */
+export async function recordLogin(conn: Conn, userId: number, now: number, language: string | null = null): Promise<void> {
+  await (language === null ? recordLoginRow(conn, userId, now) : recordLoginInRow(conn, userId, now, language));
+}
+
+/** The language the user now uses, when a request of theirs asks for another than the one stored. */
+export async function setUserLanguage(conn: Conn, userId: number, language: string): Promise<void> {
+  await conn.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 /** When the user last logged in (null: never), which a password reset key is bound to. */

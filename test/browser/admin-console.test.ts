@@ -166,6 +166,20 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await noMfa.close();
   });
 
+  it('speaks the browser\'s language: a German browser gets the page, its catalogue and the API\'s refusals in German', async () => {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const german = await context.newPage();
+    const nobody = await verifiedAccount(server, 'app');
+    await signIn(german, nobody.email);
+    await german.waitForSelector('#problem');
+    assert.equal(await german.getAttribute('html', 'lang'), 'de');
+    assert.equal(await german.title(), 'Headless Auth – Admin-Konsole');
+    // The admin_required refusal, as the console's own API wrote it for Accept-Language: de-DE.
+    assert.match((await german.textContent('#problem'))!, /Administratorrolle/);
+    assert.equal(await german.textContent('#problem + button'), 'Abmelden');
+    await context.close();
+  });
+
   it('signs out', async () => {
     await page.goto(console_);
     await page.waitForSelector('#sign-out');

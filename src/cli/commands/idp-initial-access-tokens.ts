@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { runCommand } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, englishText } from '../errors.js';
 import { formatTime, table } from '../output.js';
 import { createInitialAccessToken, initialAccessTokens, revokeInitialAccessToken } from '../../flows/admin/idp-initial-access-tokens.js';
 import type { InitialAccessTokenRecord } from '../../store/idp-registration.js';
@@ -33,7 +33,7 @@ export function registerInitialAccessTokenCommands(idp: Command): void {
     .action((opts: { expiresIn?: number; uses?: number }, command: Command) =>
       runCommand(command, async (ctx) => {
         const result = await createInitialAccessToken(ctx, cliSource(ctx.now()), { expiresIn: opts.expiresIn, uses: opts.uses });
-        if (!result.ok) throw CliError.of('invalid', `${result.param}: ${result.message}`, result.param);
+        if (!result.ok) throw CliError.of('invalid', `${result.param}: ${englishText(result.message)}`, result.param);
         const limits = [result.record.expiresAt === null ? 'no expiry' : `expires ${formatTime(result.record.expiresAt)}`, result.record.usesLeft === null ? 'any number of uses' : `${result.record.usesLeft} use(s)`];
         return {
           json: { initial_access_token: tokenJson(result.record), token: result.token },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { runCommand } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, englishText } from '../errors.js';
 import { formatTime, table } from '../output.js';
 import { createIdpClient, GRANT_TYPES, idpClients, removeIdpClient, replaceIdpClientKeys, rotateIdpClientSecret, type IdpClientInput } from '../../flows/admin/idp-clients.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
@@ -96,7 +96,7 @@ export function registerIdpCommands(program: Command): void {
         };
         const result = await createIdpClient(ctx, cliSource(ctx.now()), input);
         if (!result.ok) {
-          if (result.reason === 'invalid') throw CliError.of('invalid', result.message, result.param);
+          if (result.reason === 'invalid') throw CliError.of('invalid', englishText(result.message), result.param);
           throw CliError.of('exists', `a client with id ${input.id} exists`, 'id');
         }
         const secretLine = result.secret
@@ -147,7 +147,7 @@ export function registerIdpCommands(program: Command): void {
       runCommand(command, async (ctx) => {
         const result = await replaceIdpClientKeys(ctx, cliSource(ctx.now()), id, { jwks: await readJwksFile(opts.jwksFile), jwksUri: opts.jwksUri });
         if (!result.ok) {
-          if (result.reason === 'invalid') throw CliError.of('invalid', result.message, result.param);
+          if (result.reason === 'invalid') throw CliError.of('invalid', englishText(result.message), result.param);
           throw CliError.of('not_found', `no client ${id}`, 'client_id');
         }
         return { json: { client: clientJson(result.client) }, text: clientText(result.client) };

@@ -1,5 +1,6 @@
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, notAuthenticated, type Outcome } from '../outcome.js';
+import { msg } from '../../i18n/message.js';
 import { deleteUserSessionsById, listUserSessions } from '../../store/sessions.js';
 import { recordEvent } from '../../audit/recorder.js';
 
@@ -17,7 +18,7 @@ export async function endSessions(deps: Deps, ctx: RequestContext, ids: number[]
   if (ids.length === 0) return invalid({ code: 'required', param: 'sessions' });
   const own = new Set((await listUserSessions(deps.db, user.id, ctx.now)).map((s) => s.id));
   const unknown = ids.find((id) => !own.has(id));
-  if (unknown !== undefined) return invalid({ code: 'invalid_choice', param: 'sessions', message: `Select a valid choice. ${unknown} is not one of the available choices.` });
+  if (unknown !== undefined) return invalid({ code: 'invalid_choice', param: 'sessions', message: msg('invalid_choice.value', { value: unknown }) });
   const ending = [...new Set(ids)];
   await deps.db.transaction().execute(async (tx) => {
     await deleteUserSessionsById(tx, user.id, ending);

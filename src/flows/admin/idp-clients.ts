@@ -1,3 +1,4 @@
+import { msg, type MessageRef } from '../../i18n/message.js';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
@@ -51,64 +52,64 @@ export interface IdpClientInput {
   requirePushedAuthorizationRequests?: boolean;
 }
 
-export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: string } | { ok: false; reason: 'exists' | 'not_found' };
+export type IdpClientProblem = { ok: false; reason: 'invalid'; param: string; message: MessageRef } | { ok: false; reason: 'exists' | 'not_found' };
 
 /**
  * A back-channel logout URI is POSTed to by the server itself: an http(s) URL without fragment or userinfo, and,
  * unless IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE, not a private, loopback or link-local address (the sender checks
  * the addresses a name resolves to as well).
  */
-function backchannelLogoutUriProblem(uri: string, allowPrivate: boolean): string | null {
+function backchannelLogoutUriProblem(uri: string, allowPrivate: boolean): MessageRef | null {
   const url = /^https?:\/\/[^\s#]+$/.test(uri) ? URL.parse(uri) : null;
-  if (!url) return 'an http(s) URL without fragment';
-  if (/^https?:\/\/[^/?#\\]*@/i.test(uri)) return 'no user name or password (userinfo) allowed';
-  if (!allowPrivate && isPrivateHost(url.hostname)) return `"${url.hostname}" is a private, loopback or link-local address (IDP_OIDC_BACKCHANNEL_LOGOUT_ALLOW_PRIVATE allows it)`;
+  if (!url) return msg('client.backchannel_url');
+  if (/^https?:\/\/[^/?#\\]*@/i.test(uri)) return msg('client.backchannel_userinfo');
+  if (!allowPrivate && isPrivateHost(url.hostname)) return msg('client.backchannel_private', { host: url.hostname });
   return null;
 }
 
 /** Checks a client as the reference's model and forms do, plus what the grants need (a redirect URI for the code flow, a secret for client credentials). */
 export function validateIdpClient(client: IdpClientRecord, config: Config): IdpClientProblem | null {
-  const invalid = (param: string, message: string): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
-  if (!client.name.trim() || client.name.length > 100) return invalid('name', 'a name of 1 to 100 characters');
-  if (!/^[A-Za-z0-9._~-]{1,100}$/.test(client.id)) return invalid('id', 'a client id of 1 to 100 letters, digits, ".", "_", "~" or "-"');
-  for (const grant of client.grantTypes) if (!(GRANT_TYPES as readonly string[]).includes(grant)) return invalid('grant_types', `unknown grant type "${grant}"; allowed: ${GRANT_TYPES.join(', ')}`);
-  if (client.grantTypes.length === 0) return invalid('grant_types', 'at least one grant type');
-  for (const type of client.responseTypes) if (!(RESPONSE_TYPES as readonly string[]).includes(type)) return invalid('response_types', `unknown response type "${type}"`);
-  for (const scope of [...client.scopes, ...client.defaultScopes]) if (!SCOPE.test(scope)) return invalid('scopes', `"${scope}" is not a scope token`);
-  for (const scope of client.defaultScopes) if (!client.scopes.includes(scope)) return invalid('default_scopes', `default scope "${scope}" is not among the client's scopes`);
+  const invalid = (param: string, message: MessageRef): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
+  if (!client.name.trim() || client.name.length > 100) return invalid('name', msg('client.name', { max: 100 }));
+  if (!/^[A-Za-z0-9._~-]{1,100}$/.test(client.id)) return invalid('id', msg('client.id', { max: 100 }));
+  for (const grant of client.grantTypes) if (!(GRANT_TYPES as readonly string[]).includes(grant)) return invalid('grant_types', msg('client.unknown_grant_type', { grant, allowed: GRANT_TYPES.join(', ') }));
+  if (client.grantTypes.length === 0) return invalid('grant_types', msg('client.no_grant_type'));
+  for (const type of client.responseTypes) if (!(RESPONSE_TYPES as readonly string[]).includes(type)) return invalid('response_types', msg('client.unknown_response_type', { type }));
+  for (const scope of [...client.scopes, ...client.defaultScopes]) if (!SCOPE.test(scope)) return invalid('scopes', msg('client.scope_token', { scope }));
+  for (const scope of client.defaultScopes) if (!client.scopes.includes(scope)) return invalid('default_scopes', msg('client.default_scope', { scope }));
   for (const uri of [...client.redirectUris, ...client.postLogoutRedirectUris]) {
     const problem = uriProblem(uri, client.allowUriWildcards);
-    if (problem) return invalid('redirect_uris', problem);
+    if (problem) return invalid('redirect_uris', msg('client.uri', { detail: problem }));
   }
   for (const origin of client.corsOrigins) {
     const problem = uriProblem(origin, client.allowUriWildcards);
-    if (problem) return invalid('cors_origins', problem);
+    if (problem) return invalid('cors_origins', msg('client.uri', { detail: problem }));
   }
   const backchannelProblem = client.backchannelLogoutUri === null ? null : backchannelLogoutUriProblem(client.backchannelLogoutUri, config.idp.backchannelLogoutAllowPrivate);
   if (backchannelProblem) return invalid('backchannel_logout_uri', backchannelProblem);
-  if (client.grantTypes.includes('authorization_code') && client.redirectUris.length === 0) return invalid('redirect_uris', 'the authorization_code grant needs at least one redirect URI');
-  if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', 'a public client cannot use client_credentials (it has no secret)');
+  if (client.grantTypes.includes('authorization_code') && client.redirectUris.length === 0) return invalid('redirect_uris', msg('client.redirect_uri_needed'));
+  if (client.type === 'public' && client.grantTypes.includes('client_credentials')) return invalid('grant_types', msg('client.public_client_credentials'));
   // Anyone can call as a public client: it must not read other clients' tokens.
-  if (client.type === 'public' && client.resourceServer) return invalid('resource_server', 'a public client cannot be a resource server (it has no secret)');
-  if (client.type === 'public' && client.grantTypes.includes('urn:ietf:params:oauth:grant-type:token-exchange')) return invalid('grant_types', 'a public client cannot use token exchange (it has no secret)');
+  if (client.type === 'public' && client.resourceServer) return invalid('resource_server', msg('client.public_resource_server'));
+  if (client.type === 'public' && client.grantTypes.includes('urn:ietf:params:oauth:grant-type:token-exchange')) return invalid('grant_types', msg('client.public_token_exchange'));
   return null;
 }
 
 /** Checks how a client authenticates: a public one with none, a confidential one with its secret or with the keys it registers (private_key_jwt). */
 export function validateClientAuthentication(client: IdpClientRecord, production: boolean): IdpClientProblem | null {
-  const invalid = (param: string, message: string): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
+  const invalid = (param: string, message: MessageRef): IdpClientProblem => ({ ok: false, reason: 'invalid', param, message });
   const method = client.tokenEndpointAuthMethod;
-  if (!CLIENT_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', `unknown method "${String(method)}"; allowed: ${CLIENT_AUTH_METHODS.join(', ')}`);
-  if (client.type === 'public' && method !== 'none') return invalid('token_endpoint_auth_method', 'a public client has no credentials: none');
-  if (client.type === 'confidential' && !CONFIDENTIAL_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', `a confidential client authenticates: ${CONFIDENTIAL_AUTH_METHODS.join(', ')}`);
+  if (!CLIENT_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', msg('client.unknown_auth_method', { method: String(method), allowed: CLIENT_AUTH_METHODS.join(', ') }));
+  if (client.type === 'public' && method !== 'none') return invalid('token_endpoint_auth_method', msg('client.public_auth_method'));
+  if (client.type === 'confidential' && !CONFIDENTIAL_AUTH_METHODS.includes(method)) return invalid('token_endpoint_auth_method', msg('client.confidential_auth_method', { allowed: CONFIDENTIAL_AUTH_METHODS.join(', ') }));
   const hasKeys = client.jwks !== null || client.jwksUri !== null;
-  if (method !== 'private_key_jwt') return hasKeys ? invalid(client.jwks !== null ? 'jwks' : 'jwks_uri', 'keys are for private_key_jwt clients (token_endpoint_auth_method)') : null;
-  if (!hasKeys) return invalid('jwks', 'private_key_jwt needs the client\'s public keys: jwks or jwks_uri');
-  if (client.jwks !== null && client.jwksUri !== null) return invalid('jwks_uri', 'jwks or jwks_uri, not both');
+  if (method !== 'private_key_jwt') return hasKeys ? invalid(client.jwks !== null ? 'jwks' : 'jwks_uri', msg('client.keys_not_needed')) : null;
+  if (!hasKeys) return invalid('jwks', msg('client.keys_needed'));
+  if (client.jwks !== null && client.jwksUri !== null) return invalid('jwks_uri', msg('client.keys_twice'));
   const keysRefusal = client.jwks !== null ? jwksProblem(client.jwks) : null;
-  if (keysRefusal) return invalid('jwks', keysRefusal);
+  if (keysRefusal) return invalid('jwks', msg('client.keys_refused', { detail: keysRefusal }));
   const uriRefusal = client.jwksUri !== null ? jwksUriProblem(client.jwksUri, production) : null;
-  return uriRefusal ? invalid('jwks_uri', uriRefusal) : null;
+  return uriRefusal ? invalid('jwks_uri', msg('client.jwks_uri_refused', { detail: uriRefusal })) : null;
 }
 
 export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, input: IdpClientInput): Promise<{ ok: true; client: IdpClientRecord; secret: string | null } | IdpClientProblem> {

@@ -1,3 +1,4 @@
+import { msg, type MessageRef } from '../../i18n/message.js';
 import type { Db } from '../../store/db.js';
 import type { Config } from '../../config/config.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
@@ -21,7 +22,7 @@ export interface InitialAccessTokenInput {
   uses?: number;
 }
 
-export type InitialAccessTokenProblem = { ok: false; param: 'expires_in' | 'uses'; message: string };
+export type InitialAccessTokenProblem = { ok: false; param: 'expires_in' | 'uses'; message: MessageRef };
 
 export async function createInitialAccessToken(
   deps: InitialAccessTokenDeps,
@@ -29,9 +30,9 @@ export async function createInitialAccessToken(
   input: InitialAccessTokenInput,
 ): Promise<{ ok: true; record: InitialAccessTokenRecord; token: string } | InitialAccessTokenProblem> {
   if (input.expiresIn !== undefined && !(Number.isInteger(input.expiresIn) && input.expiresIn >= 60 && input.expiresIn <= 366 * 86400)) {
-    return { ok: false, param: 'expires_in', message: 'seconds, an integer from 60 to 31622400 (366 days)' };
+    return { ok: false, param: 'expires_in', message: msg('invalid.expires_in', { min: 60, max: 366 * 86400, days: 366 }) };
   }
-  if (input.uses !== undefined && !(Number.isInteger(input.uses) && input.uses >= 1 && input.uses <= 1_000_000)) return { ok: false, param: 'uses', message: 'an integer from 1 to 1000000' };
+  if (input.uses !== undefined && !(Number.isInteger(input.uses) && input.uses >= 1 && input.uses <= 1_000_000)) return { ok: false, param: 'uses', message: msg('invalid.uses', { min: 1, max: 1_000_000 }) };
   const token = randomKey(32);
   const record = await deps.db.transaction().execute(async (tx) => {
     const made = await insertInitialAccessToken(tx, hashSecret(token), source.now, input.expiresIn === undefined ? null : source.now + input.expiresIn * 1000, input.uses ?? null);

@@ -1,5 +1,6 @@
 import type { User } from '../../domain/user.js';
 import type { FieldError } from '../outcome.js';
+import { msg } from '../../i18n/message.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
 import { createUser, deleteUser, findLastLogin, findUserByEmail, findUserById, findUserByUsername, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
@@ -88,7 +89,7 @@ export type CreateResult = { ok: true; userId: number } | { ok: false; errors: F
 export async function createAccount(deps: AdminDeps, source: AuditSource, input: NewAccount): Promise<CreateResult> {
   const email = input.email === undefined ? undefined : normalizeEmail(input.email);
   const username = input.username?.trim() || undefined;
-  if (!email && !username) return { ok: false, errors: [{ code: 'required', param: 'email', message: 'Give an email address, a username or both.' }] };
+  if (!email && !username) return { ok: false, errors: [{ code: 'required', param: 'email', message: msg('required.email_or_username') }] };
   const problems: FieldError[] = [];
   const emailProblem = email ? emailError(email) : null;
   if (emailProblem) problems.push(emailProblem);

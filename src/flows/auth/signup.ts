@@ -18,6 +18,7 @@ import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
 import type { AuditFailureReason } from '../../domain/audit-event.js';
+import { requestedLanguage } from '../language.js';
 
 /** POST /auth/signup's body: the fields of ACCOUNT_SIGNUP_FIELDS (the phone number E.164 once checked). */
 export const SignupInput = Type.Object({
@@ -94,7 +95,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   let created;
   try {
     created = await deps.db.transaction().execute(async (tx) => {
-      const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now });
+      const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx) });
       if (made && input.phone) await insertPhone(tx, { userId: made.userId, phone: input.phone, verified: false, now: ctx.now });
       if (made) await recordEvent(deps, tx, ctx, 'signup', { userId: made.userId, detail: signupDetail(input, passkey) });
       return made;
@@ -153,7 +154,7 @@ async function signupPendingVerification(deps: Deps, ctx: RequestContext, input:
   const mailing = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   const started = await deps.db.transaction().execute(async (tx) => {
     // Inserted without a look first: a taken address runs the same statements and leaves nothing.
-    const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now });
+    const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx) });
     if (!created) return { created, secret: null, state: await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email), tx) };
     await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: signupDetail(input, 'signup' in start && start.signup === 'passkey') });
     const target = { userId: created.userId, emailAddressId: created.emailAddressId!, email };

@@ -3,6 +3,7 @@ import type { Session, VerifyEmailFlow } from '../../domain/session.js';
 import type { User } from '../../domain/user.js';
 import { forbidden, invalid, notAuthenticated, mailUnavailable, type Outcome } from '../outcome.js';
 import { emailError, normalizeEmail } from '../validate.js';
+import { msg } from '../../i18n/message.js';
 import {
   deleteEmailAddress,
   deleteOtherEmailAddresses,
@@ -82,7 +83,7 @@ export async function addEmailAddress(deps: Deps, ctx: RequestContext, raw: stri
   const addresses = await listUserEmailAddresses(deps.db, user.id);
   const { maxAddresses, changeEmail } = account.emailManagement;
   if (!changeEmail && maxAddresses !== null && addresses.length >= maxAddresses) {
-    return invalid({ code: 'max_email_addresses', param: 'email', message: `You cannot add more than ${maxAddresses} email addresses.` });
+    return invalid({ code: 'max_email_addresses', param: 'email', message: msg('max_email_addresses.max', { max: maxAddresses }) });
   }
 
   const added = existing

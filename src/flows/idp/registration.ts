@@ -42,7 +42,8 @@ function checked(deps: Deps, client: IdpClientRecord): RegistrationAnswer | null
   const problem = validateIdpClient(client, deps.config);
   if (!problem) return null;
   if (problem.reason !== 'invalid') return { status: 400, error: 'invalid_client_metadata', description: problem.reason };
-  return { status: 400, error: problem.param === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', description: `${problem.param}: ${problem.message}` };
+  // RFC 7591's error_description is for the developer registering, not an end user: English.
+  return { status: 400, error: problem.param === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', description: `${problem.param}: ${deps.i18n.t('en', `api.${problem.message.key}`, problem.message.values)}` };
 }
 
 const clientUri = (issuer: string, id: string) => `${issuer}${REGISTRATION_PATH}/${encodeURIComponent(id)}`;

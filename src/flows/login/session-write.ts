@@ -6,6 +6,7 @@ import type { Conn } from '../../store/db.js';
 import { randomKey, sessionKeyDigest } from '../../security/secrets.js';
 import { insertSession, updateSessionState } from '../../store/sessions.js';
 import { recordLogin } from '../../store/users.js';
+import { requestedLanguage } from '../language.js';
 import { inTransaction } from '../../store/all-or-nothing.js';
 import { loginDetail, recordEvent } from '../../audit/recorder.js';
 import { expiryAfterUse, startPendingFlow } from '../session-ops.js';
@@ -43,9 +44,10 @@ export async function finishLogin(
   return inTransaction(conn, async (tx) => {
     const state = await writeSession(deps, ctx, tx, { userId: user.id, methods, flow: opts.alongside ?? null }, opts.expectFlow);
     if (!state) return null;
-    await recordLogin(tx, user.id, ctx.now);
+    const language = requestedLanguage(ctx);
+    await recordLogin(tx, user.id, ctx.now, language);
     await recordEvent(deps, tx, ctx, 'login.succeeded', { userId: user.id, detail: loginDetail(methods) });
-    return { ...state, user };
+    return { ...state, user: language === null || language === user.language ? user : { ...user, language } };
   });
 }
 

@@ -1,5 +1,6 @@
 import { onFirstUse } from '../../kernel/on-first-use.js';
 import type { FieldError } from '../outcome.js';
+import { msg } from '../../i18n/message.js';
 
 // Phone numbers arrive in E.164 (a leading +, country code first); spaces,
 // dashes and dots people type are tolerated. The full metadata ("max")
@@ -9,7 +10,7 @@ const numberingPlans = onFirstUse<typeof import('libphonenumber-js/max')>('libph
 
 /** The number in E.164, or an `invalid` error for `param`. */
 export function parsePhone(raw: string, param = 'phone'): { phone: string } | { error: FieldError } {
-  const invalid = { error: { code: 'invalid' as const, param, message: 'Enter a valid phone number in international format, e.g. +14155552671.' } };
+  const invalid = { error: { code: 'invalid' as const, param, message: msg('invalid.phone') } };
   const text = raw.trim();
   if (text.length > 32 || !/^\+[0-9 ().-]+$/.test(text)) return invalid;
   const parsed = numberingPlans().parsePhoneNumberFromString(text, { extract: false });

@@ -17,6 +17,7 @@ import { emailError, normalizeEmail, usernameError } from '../validate.js';
 import { openPendingTokens, sealPendingTokens, storeProviderTokens } from './provider-tokens.js';
 import { socialAuthenticate, socialMethod } from './social-stage.js';
 import { pickUsername } from './username.js';
+import { requestedLanguage } from '../language.js';
 
 // Signing up through a provider: automatically when the provider gave what
 // signup needs (SOCIALACCOUNT_AUTO_SIGNUP), otherwise through the pending
@@ -117,7 +118,7 @@ async function createSocialUser(
   }
   const verified = (address: string) => identity.emails.some((e) => e.verified && e.email.toLowerCase() === address.toLowerCase());
   const username = chosenUsername ?? (await pickUsername(deps, tx, identity, attempt));
-  const created = await createUser(tx, { username, email, emailVerified: email !== null && verified(email), passwordHash: null, now: ctx.now });
+  const created = await createUser(tx, { username, email, emailVerified: email !== null && verified(email), passwordHash: null, now: ctx.now, language: requestedLanguage(ctx) });
   if (!created) throw new Taken(email && (await findEmailAddress(tx, email)) ? 'email' : 'username');
   await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: { method: 'social', provider: app.id, ...(email ? { email } : {}) } });
   // The provider's other addresses join the account, except those another

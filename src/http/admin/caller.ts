@@ -1,6 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Translator } from '../../i18n/catalog.js';
 import type { AuditSource } from '../../audit/recorder.js';
-import { errorBody, type HttpErrorCode, type WireErrorCode } from '../messages.js';
+import { sendErrors, type HttpErrorCode, type WireErrorCode } from '../messages.js';
 
 // Who is calling the admin routes: an API key (key-auth.ts) or an
 // administrator in the console (console/auth.ts). The routes are written
@@ -21,7 +22,7 @@ declare module 'fastify' {
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function refuse(reply: FastifyReply, status: number, code: WireErrorCode, param?: string): FastifyReply {
-  // Every wire code has its message in messages.ts, flow codes and http codes alike.
-  return reply.code(status).send(errorBody(status, [{ code: code as HttpErrorCode, ...(param ? { param } : {}) }]));
+export function refuse(i18n: Translator, request: FastifyRequest, reply: FastifyReply, status: number, code: WireErrorCode, param?: string): FastifyReply {
+  // Every wire code has its message in locales/<language>/api.json, flow codes and http codes alike.
+  return sendErrors(i18n, request, reply, status, [{ code: code as HttpErrorCode, ...(param ? { param } : {}) }]);
 }

@@ -5,7 +5,7 @@ import type { AuditSource } from '../../audit/recorder.js';
 import type { User } from '../../domain/user.js';
 import { userById } from '../../flows/admin/users.js';
 import { customEndpoint, type CustomEndpoint, type Endpoint, type Input } from '../endpoint.js';
-import { errorBody, type WireError } from '../messages.js';
+import { sendErrors, type WireError } from '../messages.js';
 import { refuseUnknownFields } from './unknown-fields.js';
 
 // An admin route is declared as data like the client API's (endpoint.ts, and
@@ -50,7 +50,7 @@ function adminHandler(deps: Deps, run: FlowRoute<unknown, unknown, unknown>['run
   return async (request, reply) => {
     const call: AdminCall = { source: () => request.admin!.source(deps.clock.now()), userId: request.admin!.userId, log: request.log };
     const answer = await run(deps, call, request as unknown as Input<unknown, unknown, unknown, undefined>);
-    if ('errors' in answer) return reply.code(answer.status).send(errorBody(answer.status, answer.errors));
+    if ('errors' in answer) return sendErrors(deps.i18n, request, reply, answer.status, answer.errors);
     return reply.code(answer.status).send({ status: answer.status, data: answer.data, ...(answer.meta ? { meta: answer.meta } : {}) });
   };
 }
@@ -60,7 +60,7 @@ export function adminEndpoint<B extends Schema = undefined, Q extends Schema = u
   const { run, ...declared } = route;
   return customEndpoint({
     ...(declared as Omit<CustomEndpoint, 'handler'>),
-    preValidation: refuseUnknownFields({ body: route.body, querystring: route.querystring }),
+    preValidationWith: (deps) => refuseUnknownFields({ body: route.body, querystring: route.querystring }, deps.i18n),
     handler: (deps) => adminHandler(deps, run as FlowRoute<unknown, unknown, unknown>['run']),
   });
 }

@@ -30,14 +30,14 @@ export function registerKeyAuth(app: FastifyInstance, deps: Deps): void {
     });
     if (!attempt.ok) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      return refuse(reply, 429, 'too_many_requests');
+      return refuse(deps.i18n, request, reply, 429, 'too_many_requests');
     }
     const check = attempt.value;
     if (!check.ok) {
       reply.header('www-authenticate', 'Bearer realm="admin"');
-      return refuse(reply, 401, 'invalid_api_key');
+      return refuse(deps.i18n, request, reply, 401, 'invalid_api_key');
     }
-    if (WRITE_METHODS.has(request.method) && check.key.scope !== 'write') return refuse(reply, 403, 'insufficient_scope');
+    if (WRITE_METHODS.has(request.method) && check.key.scope !== 'write') return refuse(deps.i18n, request, reply, 403, 'insufficient_scope');
     const client = { ip: request.ip, userAgent: userAgentOf(request) };
     request.admin = { source: (at) => adminApiSource(client, at, check.key.id), userId: null };
   });

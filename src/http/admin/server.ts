@@ -37,7 +37,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);
-      answerWrongMethods(scope);
+      answerWrongMethods(scope, deps.i18n);
       await mountEndpoints(scope, deps, null, adminEndpoints);
     },
     { prefix: '/admin/v1' },

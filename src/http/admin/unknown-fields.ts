@@ -1,6 +1,8 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { errorBody, type WireError } from '../messages.js';
+import { sendErrors, type WireError } from '../messages.js';
+import type { Translator } from '../../i18n/catalog.js';
+import { msg, type MessageRef } from '../../i18n/message.js';
 
 // The admin API refuses what it does not know, by name: a misspelt field or
 // filter (`emial`, `activ=false`) would otherwise be dropped or answered
@@ -15,7 +17,7 @@ function namesOf(schema: TSchema | undefined): ReadonlySet<string> | null {
   return properties ? new Set(Object.keys(properties)) : null;
 }
 
-function unknownNames(value: unknown, known: ReadonlySet<string> | null, message: string): WireError[] {
+function unknownNames(value: unknown, known: ReadonlySet<string> | null, message: MessageRef): WireError[] {
   if (known === null || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value)
     .filter((name) => !known.has(name))
@@ -23,11 +25,11 @@ function unknownNames(value: unknown, known: ReadonlySet<string> | null, message
 }
 
 /** A 400 `invalid` naming each query parameter and body field the route's schemas do not list. */
-export function refuseUnknownFields(route: { body?: TSchema; querystring?: TSchema }): preValidationAsyncHookHandler {
+export function refuseUnknownFields(route: { body?: TSchema; querystring?: TSchema }, i18n: Translator): preValidationAsyncHookHandler {
   const bodyNames = namesOf(route.body);
   const queryNames = namesOf(route.querystring);
   return async (request, reply) => {
-    const errors = [...unknownNames(request.query, queryNames, 'Unknown query parameter.'), ...unknownNames(request.body, bodyNames, 'Unknown field.')];
-    if (errors.length > 0) return reply.code(400).send(errorBody(400, errors));
+    const errors = [...unknownNames(request.query, queryNames, msg('invalid.unknown_query_parameter')), ...unknownNames(request.body, bodyNames, msg('invalid.unknown_field'))];
+    if (errors.length > 0) return sendErrors(i18n, request, reply, 400, errors);
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Translator } from '../../i18n/catalog.js';
 import { refuse } from './caller.js';
 
 // Under a prefix of admin routes, a path that exists with other methods is
@@ -8,12 +9,12 @@ import { refuse } from './caller.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-export function answerWrongMethods(scope: FastifyInstance): void {
+export function answerWrongMethods(scope: FastifyInstance, i18n: Translator): void {
   scope.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
     const allowed = METHODS.filter((method) => scope.findRoute({ method, url }) !== null);
-    if (allowed.length === 0) return refuse(reply, 404, 'not_found');
+    if (allowed.length === 0) return refuse(i18n, request, reply, 404, 'not_found');
     reply.header('allow', allowed.join(', '));
-    return refuse(reply, 405, 'method_not_allowed');
+    return refuse(i18n, request, reply, 405, 'method_not_allowed');
   });
 }

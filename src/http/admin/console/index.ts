@@ -13,7 +13,9 @@ import * as auth from '../../routes/auth/endpoints.js';
 import * as password from '../../routes/password/endpoints.js';
 import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
-import { errorBody } from '../../messages.js';
+import { errorsFor } from '../../messages.js';
+import { answerLanguage } from '../../answer-language.js';
+import type { Translator } from '../../../i18n/catalog.js';
 import { refuse, WRITE_METHODS } from '../caller.js';
 import { adminEndpoints } from '../routes/index.js';
 import { answerWrongMethods } from '../wrong-method.js';
@@ -82,6 +84,8 @@ function loadAssets(): Map<string, { type: string; body: string }> {
     ['hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
     ['htm.js', { type: js, body: vendor('htm/dist/htm.module.js') }],
     ['favicon.svg', { type: 'image/svg+xml', body: ours('favicon.svg') }],
+    // The catalogue's messages are ICU: the same formatter as the server's, as one self-contained module.
+    ['intl-messageformat.js', { type: js, body: vendor('intl-messageformat/intl-messageformat.iife.js').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
   ]);
 }
 
@@ -90,13 +94,18 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
   const assets = loadAssets();
   // Beside its own origin, only the origins of an external logo or stylesheet.
   const pagePolicy = docsPolicy(deps.config.httpSecurity, consoleBrandSources(deps.config));
-  const page = ours('index.html');
+  const pages = consolePages(deps.i18n, ours('index.html'));
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console'));
-  app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/console', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply) => reply.type('text/html; charset=utf-8').send(pages.get(answerLanguage(deps.i18n, request, reply))));
+  // The page's words in the browser's language (locales/<language>/console.json), formatted by the page itself.
+  app.get('/console/messages', { schema: { hide: true } }, async (request, reply) => {
+    const language = answerLanguage(deps.i18n, request, reply);
+    return reply.send({ status: 200, data: { language, messages: deps.i18n.namespace(language, 'console') } });
+  });
   app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
     const asset = assets.get(request.params.name);
-    if (!asset) return refuse(reply, 404, 'not_found');
+    if (!asset) return refuse(deps.i18n, request, reply, 404, 'not_found');
     return reply.type(asset.type).send(asset.body);
   });
   registerConsoleBrand(app, deps.config);
@@ -121,16 +130,16 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
       scope.decorateRequest('admin', null);
       scope.addHook('onRequest', async (request, reply) => {
         const { user, session } = request.auth;
-        if (!user || !session || session.userId !== user.id) return refuse(reply, 401, 'not_authenticated');
-        if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(reply, 403, 'admin_required');
+        if (!user || !session || session.userId !== user.id) return refuse(deps.i18n, request, reply, 401, 'not_authenticated');
+        if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(deps.i18n, request, reply, 403, 'admin_required');
         // The role asks for a second factor at login (a passkey is one).
-        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(reply, 403, 'mfa_required');
+        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(deps.i18n, request, reply, 403, 'mfa_required');
         const now = consoleDeps.clock.now();
         if (WRITE_METHODS.has(request.method)) {
           const needed = await requireRecentAuthentication(consoleDeps, session, user, now, { strict: true });
           if (needed?.kind === 'reauthentication_required') {
             const flows = [{ id: 'reauthenticate' }, ...(needed.mfaTypes.length > 0 ? [{ id: 'mfa_reauthenticate', types: needed.mfaTypes }] : [])];
-            return reply.code(401).send({ ...errorBody(401, [{ code: 'reauthentication_required' }]), data: { flows } });
+            return reply.code(401).send({ ...errorsFor(deps.i18n, request, reply, 401, [{ code: 'reauthentication_required' }]), data: { flows } });
           }
         }
         const client = { ip: request.ip, userAgent: userAgentOf(request) };
@@ -140,11 +149,21 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         return reply.send({ status: 200, data: { id: user!.id, display: user!.username || user!.email || `user ${user!.id}`, email: user!.email, methods: session!.methods } });
       });
-      answerWrongMethods(scope);
+      answerWrongMethods(scope, deps.i18n);
       await mountEndpoints(scope, consoleDeps, null, adminEndpoints);
     },
     { prefix: '/console/api/v1' },
   );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** index.html in each offered language: its lang and the words it shows before the script runs. */
+function consolePages(i18n: Translator, template: string): { get(language: string): string } {
+  const byLanguage = new Map(
+    i18n.languages.map((language) => [language, template.replace(/\{\{([\w.]+)\}\}/g, (_, key: string) => escapeHtml(key === 'language' ? language : i18n.t(language, `console.${key}`)))]),
+  );
+  return { get: (language) => byLanguage.get(language) ?? byLanguage.get(i18n.defaultLanguage)! };
 }
 
 function ours(name: string): string {

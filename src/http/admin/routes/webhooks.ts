@@ -4,6 +4,7 @@ import { adminEndpoint, ok, refused } from '../endpoint.js';
 import { deliveryView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
 import { COMMON_ERRORS, decodeCursor, Limit, limitOf, pageMeta } from './common.js';
+import { msg } from '../../../i18n/message.js';
 
 // flows/admin/webhooks.ts: the webhook outbox.
 
@@ -48,7 +49,7 @@ export const webhooks = [
       if ((ids === undefined) === (allFailed === undefined)) return refused(400, 'required', 'ids');
       const result = await requeueWebhooks(deps, call.source(), allFailed ? 'all failed' : ids!);
       if (result.ok) return ok(result.requeued.map(deliveryView));
-      const message = `Delivery ${result.id}: ${result.reason === 'not_found' ? 'no such delivery.' : `it is ${result.status}, not failed; nothing was requeued.`}`;
+      const message = result.reason === 'not_found' ? msg('not_found.delivery', { id: result.id }) : msg('not_failed.delivery', { id: result.id, status: result.status ?? '' });
       return { status: result.reason === 'not_found' ? 404 : 409, errors: [{ code: result.reason, param: 'ids', message }] };
     },
   }),

@@ -12,6 +12,7 @@ import { hashSecret } from '../../../security/secrets.js';
 import { customEndpoint, mountEndpoints, type Endpoint } from '../../endpoint.js';
 import { RequestRefused } from '../../errors.js';
 import { pageHeaders, sendErrorPage } from './pages.js';
+import { msg } from '../../../i18n/message.js';
 
 // The OpenID provider under the reference's paths (IDP_OIDC_ENABLED).
 //
@@ -30,7 +31,7 @@ export async function idpProviders(deps: Deps): Promise<IdpProviders> {
   const byIssuer = new Map<string, any>();
   return (request) => {
     const issuer = deps.config.idp.issuer ?? requestIssuer(request.protocol, request.host);
-    if (issuer === null) throw new RequestRefused('host', 'The Host header does not name a host.');
+    if (issuer === null) throw new RequestRefused('host', msg('bad_request.host_unknown'));
     let provider = byIssuer.get(issuer);
     if (!provider) {
       // A bounded set: a client inventing Host headers cannot grow it.

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { Registry } from 'prom-client';
 import type { Readiness } from '../../../observability/readiness.js';
 import { customEndpoint, type Endpoint } from '../../endpoint.js';
-import { errorBody } from '../../messages.js';
+import { errorsFor } from '../../messages.js';
+import { msg } from '../../../i18n/message.js';
 import { ErrorItem } from '../../schemas.js';
 
 // Probes and metrics for operators, outside the client prefixes. Their
@@ -51,15 +52,15 @@ export function operationsEndpoints(ops: OperationsRoutes): Endpoint[] {
       description:
         'Whether this instance can serve: the database and, when REDIS_URL is set, Redis each answer a trivial request within HEALTH_CHECK_TIMEOUT_MS. 200 when all do; 503 otherwise, with one error `not_ready` per failing part (param `database` or `redis`). `data.checks` gives each part\'s status and time. From SIGTERM until the listener closes (SHUTDOWN_DRAIN_DELAY_MS) 503 with one error `not_ready`, param `shutdown`, and no checks.',
       response: { 200: ReadinessBody, 503: ReadinessBody },
-      handler: () => async (request, reply) => {
+      handler: (deps) => async (request, reply) => {
         const { ready, shuttingDown, checks } = await ops.readiness();
         if (ready) return { status: 200, data: { checks } };
         // Expected, and polled until the listener closes: no warning.
-        if (shuttingDown) return reply.code(503).send({ ...errorBody(503, [{ code: 'not_ready', param: 'shutdown', message: 'shutting down' }]), data: { checks } });
+        if (shuttingDown) return reply.code(503).send({ ...errorsFor(deps.i18n, request, reply, 503, [{ code: 'not_ready', param: 'shutdown', message: msg('not_ready.shutting_down') }]), data: { checks } });
         const failing = Object.entries(checks).filter(([, check]) => check.status === 'failing');
         request.log.warn({ checks }, `not ready: ${failing.map(([name]) => name).join(', ')}`);
-        const errors = failing.map(([name, check]) => ({ code: 'not_ready' as const, param: name, message: `${name}: ${check.status === 'failing' ? check.error : ''}` }));
-        return reply.code(503).send({ ...errorBody(503, errors), data: { checks } });
+        const errors = failing.map(([name, check]) => ({ code: 'not_ready' as const, param: name, message: msg('not_ready.check', { check: name, error: check.status === 'failing' ? check.error : '' }) }));
+        return reply.code(503).send({ ...errorsFor(deps.i18n, request, reply, 503, errors), data: { checks } });
       },
     }),
     // Only when metrics are served on this server (not off, not on their own port).
