@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
 import { ConfigError } from '../config/env.js';
+import type { MessageValue } from '../i18n/message.js';
 import type { Translator } from '../i18n/catalog.js';
 
 /**
@@ -71,7 +72,8 @@ export function createTemplates(opts: TemplateOptions): Templates {
     // `_("mail.login_code.subject", { site: current_site.name })`: the catalogue's message in
     // the language being rendered (a context variable, so one compiled template serves all).
     const translate = function (this: { ctx: Record<string, unknown> }, id: string, values?: Record<string, unknown>) {
-      return translator.t(String(this.ctx['language']), id, values);
+      // Template values arrive untyped; the catalogue formats strings and numbers.
+      return translator.t(String(this.ctx['language']), id, values as Record<string, MessageValue> | undefined);
     };
     env.addGlobal('_', translate);
     env.addGlobal('t', translate);
