@@ -173,7 +173,8 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await signIn(german, nobody.email);
     await german.waitForSelector('#problem');
     assert.equal(await german.getAttribute('html', 'lang'), 'de');
-    assert.equal(await german.title(), 'Headless Auth – Admin-Konsole');
+    // The site's name comes first, from the brand.
+    assert.equal(await german.title(), 'Headless Auth · Admin-Konsole');
     // The admin_required refusal, as the console's own API wrote it for Accept-Language: de-DE.
     assert.match((await german.textContent('#problem'))!, /Administratorrolle/);
     assert.equal(await german.textContent('#problem + button'), 'Abmelden');
