@@ -83,6 +83,9 @@ function parseOption(where: string, name: string, spec: OptionSpec, value: unkno
       if (!isAcceptableEndpoint(url)) fail(at, 'expected an https URL (http only on this machine\'s loopback address)');
       return String(value).replace(/\/+$/, '');
     }
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(at, 'expected a whole number, 0 or more');
+      return value;
     case 'string':
       if (typeof value !== 'string' || value.trim() === '') fail(at, 'expected a non-empty string');
       if (spec.oneOf && !spec.oneOf.includes(value)) fail(at, `expected one of ${spec.oneOf.join(', ')}`);
@@ -146,7 +149,7 @@ function parseApp(type: ProviderType, where: string, raw: unknown, providerLevel
     if (required && value.trim() === '') fail(label, `${field}: required`);
     return value;
   };
-  const clientId = text('client_id', true);
+  const clientId = text('client_id', !type.clientIdOptional);
   const settingsRaw = raw.settings ?? {};
   if (!isObject(settingsRaw)) fail(label, 'settings: expected an object');
   // The reference still reads a top-level certificate_key (with a deprecation warning).
