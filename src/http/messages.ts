@@ -67,6 +67,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   invalid_choice: 'Select a valid choice.',
   invalid_token: 'The token is invalid or has expired.',
   client_id_required: 'The token needs the client_id of the app it was issued to.',
+  token_authentication_not_supported: 'This provider does not take tokens.',
   token_required: 'Send an id_token or an access_token.',
   account_not_found: 'No such provider account is connected to this account.',
   connected_other: 'This provider account is connected to another user.',
