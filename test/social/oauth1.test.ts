@@ -2,6 +2,7 @@ import { after, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
 import { startOAuth1Standin } from '../support/oauth1-standin.js';
+import { startStandin } from '../support/standin.js';
 import { assertError, readyClient, uniqueEmail } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect, throughProvider, tokenLogin } from '../support/social.js';
 import type { ApiClient } from '../support/client.js';
@@ -31,7 +32,29 @@ const flickr = await startOAuth1Standin({
   accessTokenPath: '/services/oauth/access_token',
   consumers,
 });
-after(() => Promise.all([x.close(), flickr.close()]));
+// Pocket, as its authentication docs describe it: JSON posts with X-Accept, a request code, the authorize page, the code redeemed once.
+const pocket = await startStandin();
+const pocketCodes = new Map<string, { redirectUri: string; username?: string }>();
+const pocketDecisions = new Map<string, string>();
+pocket.routes.set('POST /v3/oauth/request', ({ headers, body }) => {
+  if (headers['x-accept'] !== 'application/json' || body.consumer_key !== 'pocket-consumer' || !body.redirect_uri) return { status: 403, json: {} };
+  const code = `dcba4321-dcba-4321-dcba-${String(pocketCodes.size).padStart(12, '0')}`;
+  pocketCodes.set(code, { redirectUri: body.redirect_uri });
+  return { json: { code, state: null } };
+});
+pocket.routes.set('GET /auth/authorize', ({ url }) => {
+  const pending = pocketCodes.get(url.searchParams.get('request_token') ?? '');
+  if (!pending || pending.redirectUri !== url.searchParams.get('redirect_uri')) return { status: 400, html: 'Bad request' };
+  pending.username = pocketDecisions.get(new URL(pending.redirectUri).searchParams.get('state') ?? '');
+  return { redirect: pending.redirectUri };
+});
+pocket.routes.set('POST /v3/oauth/authorize', ({ body }) => {
+  const pending = pocketCodes.get(body.code ?? '');
+  pocketCodes.delete(body.code ?? '');
+  if (body.consumer_key !== 'pocket-consumer' || !pending?.username) return { status: 403, json: {} };
+  return { json: { access_token: '5678defg-5678-defg-5678-defg56', username: pending.username } };
+});
+after(() => Promise.all([x.close(), flickr.close(), pocket.close()]));
 
 // X's users are keyed `id:screen_name`; ids beyond 2^53, as X's are.
 const xUsers = new Map<string, { email: string }>();
@@ -65,6 +88,7 @@ describeEachDatabase(
   providersEnv({
     twitter: { APP: { client_id: 'x-consumer', secret: 'x-consumer-secret', settings: { base_url: x.url } } },
     flickr: { APP: { client_id: 'flickr-consumer', secret: 'flickr-consumer-secret', settings: { base_url: flickr.url } } },
+    pocket: { APP: { client_id: 'pocket-consumer', settings: { base_url: pocket.url } } },
   }, { SOCIALACCOUNT_STORE_TOKENS: 'true' }),
   ({ server }) => {
     /** Starts the redirect flow and answers the authorize URL and its request token. */
@@ -184,11 +208,33 @@ describeEachDatabase(
       assert.deepEqual(extra, flickrPeopleGetInfo(nsid, 'bees'), 'extra_data is the people.getInfo answer');
     });
 
-    it('lists both for browsers without client_id, and refuses them in the token flow', async () => {
+    it('logs in with Pocket: the request code redeemed at the callback, the username as a verified address', async () => {
+      const username = uniqueEmail('pocket');
+      const browser = await readyClient(server(), 'browser');
+      const authorize = await start(browser, 'pocket');
+      const redirectUri = new URL(authorize.searchParams.get('redirect_uri')!);
+      assert.equal(redirectUri.origin + redirectUri.pathname, `${server().baseUrl}/accounts/pocket/login/callback/`);
+      pocketDecisions.set(redirectUri.searchParams.get('state')!, username);
+      const callback = await throughProvider(authorize.href, `${server().baseUrl}/accounts/`);
+      assert.equal((await navigate(browser, callback)).location, CALLBACK_URL);
+      const session = await browser.get('/auth/session');
+      assert.equal(session.status, 200, JSON.stringify(session.body));
+      assert.deepEqual(session.body.data.methods.map((m: any) => [m.provider, m.uid]), [['pocket', username]]);
+      assert.deepEqual((await browser.get('/account/email')).body.data, [{ email: username, primary: true, verified: true }]);
+      assert.equal((await navigate(browser, callback)).location, `${CALLBACK_URL}?error=unknown&error_process=login`, 'replayed');
+
+      // Not approved at Pocket: the code does not redeem.
+      const declined = await readyClient(server(), 'browser');
+      const refused = await throughProvider((await start(declined, 'pocket')).href, `${server().baseUrl}/accounts/`);
+      assert.equal((await navigate(declined, refused)).location, `${CALLBACK_URL}?error=unknown&error_process=login`);
+    });
+
+    it('lists them for browsers without client_id, and refuses them in the token flow', async () => {
       const browser = await readyClient(server(), 'browser');
       const listed = (await browser.get('/config')).body.data.socialaccount.providers;
       assert.deepEqual(listed, [
         { id: 'flickr', name: 'Flickr', flows: ['provider_redirect'] },
+        { id: 'pocket', name: 'Pocket', flows: ['provider_redirect'] },
         { id: 'twitter', name: 'X', flows: ['provider_redirect'] },
       ]);
       const app = await readyClient(server(), 'app');

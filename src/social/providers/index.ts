@@ -11,8 +11,9 @@ import { twitter } from './twitter.js';
 import { discogs, evernote, fiveHundredPx, flickr, openstreetmap, trello, tumblr, vimeo, xing } from './oauth1-catalogue.js';
 import { steam } from './steam.js';
 import { telegram } from './telegram.js';
+import { pocket } from './pocket.js';
 
-const notOAuth2: readonly ProviderType[] = [twitter, discogs, evernote, fiveHundredPx, flickr, openstreetmap, trello, tumblr, vimeo, xing, steam, telegram];
+const notOAuth2: readonly ProviderType[] = [twitter, discogs, evernote, fiveHundredPx, flickr, openstreetmap, trello, tumblr, vimeo, xing, pocket, steam, telegram];
 
 /** Every provider type SOCIALACCOUNT_PROVIDERS may name. A new provider is one file here and one line below. */
 export const providerTypes: readonly ProviderType[] = [openidConnect, google, apple, microsoft, github, gitlab, discord, ...notOAuth2];
