@@ -89,6 +89,8 @@ describeEachDatabase(
     twitter: { APP: { client_id: 'x-consumer', secret: 'x-consumer-secret', settings: { base_url: x.url } } },
     flickr: { APP: { client_id: 'flickr-consumer', secret: 'flickr-consumer-secret', settings: { base_url: flickr.url } } },
     pocket: { APP: { client_id: 'pocket-consumer', settings: { base_url: pocket.url } } },
+    // Not offered by the reference's headless API: accepted, and not listed.
+    openid: { SERVERS: [{ id: 'yahoo', name: 'Yahoo', openid_url: 'http://me.yahoo.com' }] },
   }, { SOCIALACCOUNT_STORE_TOKENS: 'true' }),
   ({ server }) => {
     /** Starts the redirect flow and answers the authorize URL and its request token. */

@@ -14,32 +14,38 @@ import { objectAt, oauth1Type } from '../kit/oauth1/oauth1-provider.js';
 /** `value._content`, Flickr's way of wrapping a text field. */
 const content = (value: unknown): string | null => (isObject(value) ? text(value._content) : null);
 
-export const flickr = oauth1Type('flickr', 'Flickr', (context) => ({
-  requestTokenUrl: 'https://www.flickr.com/services/oauth/request_token',
-  authorizeUrl: 'https://www.flickr.com/services/oauth/authorize',
-  accessTokenUrl: 'https://www.flickr.com/services/oauth/access_token',
-  authParams: (given) => ({ perms: 'read', ...given }),
-  async profile(api) {
-    const rest = 'https://api.flickr.com/services/rest?format=json&nojsoncallback=1';
-    const login = objectAt(await api.signedGet(`${rest}&method=flickr.test.login`), 'user', 'flickr.test.login');
-    const userId = text(login.id);
-    if (!userId) throw new ProviderError('flickr.test.login: no user id');
-    // extra_data is the people.getInfo answer alone, as the reference keeps it.
-    const info = await api.signedGet(`${rest}&method=flickr.people.getInfo&user_id=${encodeURIComponent(userId)}`);
-    const person = objectAt(info, 'person', 'flickr.people.getInfo');
-    return {
-      uid: uidOf(person.nsid),
-      extraData: info as Record<string, unknown>,
-      emails: singleEmail((info as Record<string, unknown>)['email-address'], false),
-      name: content(person.realname),
-      username: content(person.username),
-    };
-  },
-  display(extraData) {
-    const person = isObject(extraData.person) ? extraData.person : {};
-    return content(person.username) ?? content(person.realname) ?? accountDisplay(extraData, context.app.name);
-  },
-}));
+export const flickr = oauth1Type(
+  'flickr',
+  'Flickr',
+  (context) => ({
+    requestTokenUrl: 'https://www.flickr.com/services/oauth/request_token',
+    authorizeUrl: 'https://www.flickr.com/services/oauth/authorize',
+    accessTokenUrl: 'https://www.flickr.com/services/oauth/access_token',
+    authParams: (given) => ({ perms: 'read', ...given }),
+    async profile(api) {
+      const rest = 'https://api.flickr.com/services/rest?format=json&nojsoncallback=1';
+      const login = objectAt(await api.signedGet(`${rest}&method=flickr.test.login`), 'user', 'flickr.test.login');
+      const userId = text(login.id);
+      if (!userId) throw new ProviderError('flickr.test.login: no user id');
+      // extra_data is the people.getInfo answer alone, as the reference keeps it.
+      const info = await api.signedGet(`${rest}&method=flickr.people.getInfo&user_id=${encodeURIComponent(userId)}`);
+      const person = objectAt(info, 'person', 'flickr.people.getInfo');
+      return {
+        uid: uidOf(person.nsid),
+        extraData: info as Record<string, unknown>,
+        emails: singleEmail((info as Record<string, unknown>)['email-address'], false),
+        name: content(person.realname),
+        username: content(person.username),
+      };
+    },
+    display(extraData) {
+      const person = isObject(extraData.person) ? extraData.person : {};
+      return content(person.username) ?? content(person.realname) ?? accountDisplay(extraData, context.app.name);
+    },
+  }),
+  // The reference reads PROFILE_FIELDS but sends it nowhere; accepted, so its settings start unchanged.
+  { profile_fields: { kind: 'strings' } },
+);
 
 export const trello = oauth1Type('trello', 'Trello', (context) => ({
   requestTokenUrl: 'https://trello.com/1/OAuthGetRequestToken',

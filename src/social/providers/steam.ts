@@ -21,7 +21,7 @@ export const steam: ProviderType = {
   flows: ['provider_redirect'],
   options: {
     // The realm the user is asked to trust: the reference's REALM, else this server's root.
-    realm: { kind: 'url' },
+    realm: { kind: 'string' },
     // Steam's OpenID endpoint and Web API at this origin instead (a relay, or a test's stand-in).
     base_url: { kind: 'url', appOnly: true },
   },
