@@ -1,7 +1,7 @@
 import type { ProviderType } from '../provider-type.js';
 import { ProviderError } from '../provider-type.js';
 import { stringOption } from '../app.js';
-import { isObject, request } from '../kit/api.js';
+import { isObject } from '../kit/api.js';
 import { text } from '../kit/claims.js';
 import { accountDisplay } from '../kit/display.js';
 import { checkidSetupUrl, OPENID2_CALLBACK, returnTo, verifyAssertion } from '../kit/openid2.js';
@@ -14,6 +14,26 @@ import { checkidSetupUrl, OPENID2_CALLBACK, returnTo, verifyAssertion } from '..
 const OPENID_ENDPOINT = 'https://steamcommunity.com/openid/login';
 const CLAIMED_ID_PREFIX = 'https://steamcommunity.com/openid/id/';
 const WEB_API = 'https://api.steampowered.com';
+
+/** GetPlayerSummaries with the app's Web API key; no error names the URL, which holds the key. */
+async function playerSummaries(api: string, key: string, steamId: string, timeoutSeconds: number): Promise<Record<string, unknown>> {
+  const query = new URLSearchParams({ key, steamids: steamId });
+  let response: Response;
+  try {
+    response = await fetch(`${api}/ISteamUser/GetPlayerSummaries/v0002/?${query}`, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+  } catch (error) {
+    throw new ProviderError(`GetPlayerSummaries failed: ${(error as Error).name}`);
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (response.status !== 200 || !isObject(body)) throw new ProviderError(`GetPlayerSummaries: answered ${response.status}`);
+  return body;
+}
 
 export const steam: ProviderType = {
   id: 'steam',
@@ -44,10 +64,8 @@ export const steam: ProviderType = {
         const claimedId = await verifyAssertion(endpoint, input.params, { returnTo: returnTo(input.redirectUri, input.state), timeoutSeconds: context.timeoutSeconds });
         const steamId = claimedId.startsWith(CLAIMED_ID_PREFIX) ? claimedId.slice(CLAIMED_ID_PREFIX.length) : '';
         if (!/^\d{1,20}$/.test(steamId)) throw new ProviderError('the claimed identifier is not a Steam id');
-        const query = new URLSearchParams({ key: app.secret, steamids: steamId });
-        const summary = await request(`${api}/ISteamUser/GetPlayerSummaries/v0002/?${query}`, { method: 'GET', headers: { accept: 'application/json' } }, context.timeoutSeconds);
-        if (summary.status !== 200 || !isObject(summary.body)) throw new ProviderError(`GetPlayerSummaries: answered ${summary.status}`);
-        const players = isObject(summary.body.response) ? summary.body.response.players : undefined;
+        const body = await playerSummaries(api, app.secret, steamId, context.timeoutSeconds);
+        const players = isObject(body.response) ? body.response.players : undefined;
         // No player (a private or new profile): the reference keeps just the id.
         const player = Array.isArray(players) && isObject(players[0]) && players[0].steamid === steamId ? players[0] : { steamid: steamId };
         const fullName = (text(player.realname) ?? '').trim();
