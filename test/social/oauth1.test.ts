@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
 import { startOAuth1Standin } from '../support/oauth1-standin.js';
 import { startStandin } from '../support/standin.js';
-import { assertError, readyClient, uniqueEmail } from '../support/accounts.js';
+import { assertError, readyClient, signedUp, uniqueEmail } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect, throughProvider, tokenLogin } from '../support/social.js';
 import type { ApiClient } from '../support/client.js';
 import { hashSecret } from '../../src/security/secrets.js';
@@ -94,14 +94,14 @@ describeEachDatabase(
   }, { SOCIALACCOUNT_STORE_TOKENS: 'true' }),
   ({ server }) => {
     /** Starts the redirect flow and answers the authorize URL and its request token. */
-    async function start(browser: ApiClient, provider: string): Promise<URL> {
-      const hop = await startRedirect(server(), browser, { provider, callback_url: CALLBACK_URL });
+    async function start(browser: ApiClient, provider: string, process = 'login'): Promise<URL> {
+      const hop = await startRedirect(server(), browser, { provider, callback_url: CALLBACK_URL, process });
       assert.equal(hop.status, 302);
       return new URL(hop.location!);
     }
-    async function loginAt(standin: typeof x, provider: string, user: string | 'deny', browser?: ApiClient) {
+    async function loginAt(standin: typeof x, provider: string, user: string | 'deny', browser?: ApiClient, process = 'login') {
       browser ??= await readyClient(server(), 'browser');
-      const authorize = await start(browser, provider);
+      const authorize = await start(browser, provider, process);
       standin.decide(authorize.searchParams.get('oauth_token')!, user);
       const callback = await throughProvider(authorize.href, `${server().baseUrl}/accounts/`);
       return { browser, authorize, callback, landing: (await navigate(browser, callback)).location };
@@ -176,6 +176,17 @@ describeEachDatabase(
       x.decide(authorize.searchParams.get('oauth_token')!, user.key);
       const elsewhere = await throughProvider(authorize.href, `${server().baseUrl}/accounts/`);
       assert.equal((await navigate(other, elsewhere)).location, `${loginError}?error=unknown&error_process=login`, 'another browser');
+    });
+
+    it('connects an X account to the logged-in user', async () => {
+      const browser = await readyClient(server(), 'browser');
+      const { email } = await signedUp(browser);
+      const userId = (await browser.get('/auth/session')).body.data.user.id;
+      const user = xUser();
+      assert.equal((await loginAt(x, 'twitter', user.key, browser, 'connect')).landing, CALLBACK_URL);
+      assert.equal((await browser.get('/auth/session')).body.data.user.id, userId, 'still the same user');
+      assert.deepEqual((await browser.get('/account/providers')).body.data.map((a: any) => [a.provider.id, a.uid]), [['twitter', user.id]]);
+      assert.ok((await browser.get('/account/email')).body.data.some((e: any) => e.email === email));
     });
 
     it('lands with error=unknown when X refuses the signature of the request token call', async () => {
