@@ -128,6 +128,7 @@ describeEachDatabase(
       const { db, atRest } = server().app.deps;
       const account = await db.selectFrom('social_accounts').select(['id', 'extra_data']).where('provider', '=', 'twitter').where('uid', '=', user.id).executeTakeFirstOrThrow();
       const extra = typeof account.extra_data === 'string' ? JSON.parse(account.extra_data) : account.extra_data;
+      assert.match(String(account.extra_data), new RegExp(`"id":${user.id},`), 'X\'s id past 2^53 kept digit for digit');
       assert.equal(extra.id_str, user.id);
       assert.equal(extra.screen_name, user.screenName);
       assert.equal(extra.email, user.email);

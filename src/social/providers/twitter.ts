@@ -18,7 +18,7 @@ export const twitter = oauth1Type('twitter', 'X', (context) => ({
     const user = await api.signedGet(context.queryEmail ? `${url}?include_email=true` : url);
     if (!isObject(user)) throw new ProviderError('verify_credentials: not an object');
     return {
-      // X's ids pass 2^53: the exact one is id_str (the JSON number would be rounded here).
+      // X's ids pass 2^53: id_str is the same id as text, which the reference's str(id) gives.
       uid: uidOf(text(user.id_str) ?? user.id),
       extraData: user,
       emails: singleEmail(user.email, false),

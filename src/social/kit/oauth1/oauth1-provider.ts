@@ -5,6 +5,7 @@ import { stringOption } from '../../app.js';
 import { accountDisplay } from '../display.js';
 import { isObject } from '../api.js';
 import { authorizationHeader, type Credentials } from './signature.js';
+import { parseExactJson } from '../exact-json.js';
 
 // An OAuth 1.0a provider (RFC 5849), as the reference runs one: a signed
 // request for a temporary token (with the callback URL and the scope), the
@@ -101,7 +102,7 @@ export function oauth1Provider(context: ProviderContext, spec: OAuth1Spec): Prov
     const answer = await call('GET', target, credentials);
     if (answer.status !== 200) throw new ProviderError(`GET ${target.pathname}: answered ${answer.status}`);
     try {
-      return JSON.parse(answer.text);
+      return parseExactJson(answer.text);
     } catch {
       throw new ProviderError(`GET ${target.pathname}: answered without JSON`);
     }
