@@ -26,6 +26,15 @@ const APP_FIELDS = ['provider_id', 'name', 'client_id', 'secret', 'key', 'settin
 // Safe in a URL path: the public id names the callback of an openid_connect app.
 const PROVIDER_ID = /^[A-Za-z0-9_.-]{1,200}$/;
 
+/**
+ * The reference's providers that its headless API never offers (neither a
+ * redirect nor a token flow: `openid` asks the user for an identifier on a
+ * page of its own, `draugiem` has its own redirect). Their settings are
+ * accepted, so that a configuration moved from django-allauth starts, and
+ * nothing serves them, as there.
+ */
+const NOT_IN_HEADLESS = new Set(['openid', 'draugiem']);
+
 function fail(where: string, message: string): never {
   throw new ConfigError(`${VARIABLE}: ${where}: ${message}`);
 }
@@ -83,6 +92,9 @@ function parseOption(where: string, name: string, spec: OptionSpec, value: unkno
       if (!isAcceptableEndpoint(url)) fail(at, 'expected an https URL (http only on this machine\'s loopback address)');
       return String(value).replace(/\/+$/, '');
     }
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(at, 'expected a whole number, 0 or more');
+      return value;
     case 'string':
       if (typeof value !== 'string' || value.trim() === '') fail(at, 'expected a non-empty string');
       if (spec.oneOf && !spec.oneOf.includes(value)) fail(at, `expected one of ${spec.oneOf.join(', ')}`);
@@ -146,7 +158,7 @@ function parseApp(type: ProviderType, where: string, raw: unknown, providerLevel
     if (required && value.trim() === '') fail(label, `${field}: required`);
     return value;
   };
-  const clientId = text('client_id', true);
+  const clientId = text('client_id', !type.clientIdOptional);
   const settingsRaw = raw.settings ?? {};
   if (!isObject(settingsRaw)) fail(label, 'settings: expected an object');
   // The reference still reads a top-level certificate_key (with a deprecation warning).
@@ -202,7 +214,9 @@ function parseProviderType(typeId: string, raw: unknown): SocialApp[] {
 export function parseSocialProviders(raw: string, oidcUrlPrefix: string): SocialApp[] {
   const document = readDocument(raw);
   if (!isObject(document)) throw new ConfigError(`${VARIABLE}: expected a JSON object of provider types`);
-  const apps = Object.entries(document).flatMap(([typeId, config]) => parseProviderType(typeId, config));
+  const apps = Object.entries(document)
+    .filter(([typeId]) => !NOT_IN_HEADLESS.has(typeId))
+    .flatMap(([typeId, config]) => parseProviderType(typeId, config));
   const seen = new Set<string>();
   for (const app of apps) {
     const keys = [`client:${app.id}:${app.clientId}`, ...(app.common.hidden ? [] : [`visible:${app.id}`])];

@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'invalid_choice'
   | 'invalid_token'
   | 'client_id_required'
+  | 'token_authentication_not_supported'
   | 'token_required'
   | 'account_not_found'
   | 'connected_other'

@@ -15,7 +15,7 @@ export interface ProviderView {
   id: string;
   name: string;
   flows: Flow[];
-  client_id: string;
+  client_id?: string;
   openid_configuration_url?: string;
 }
 
@@ -28,7 +28,8 @@ export function providerView(app: SocialApp): ProviderView {
     id: app.id,
     name: app.name,
     flows: providerFlows(app),
-    client_id: app.clientId,
+    // As the reference: OAuth 1.0a, OpenID 2.0 and Telegram apps do not show it.
+    ...(providerType(app.type)!.listsClientId === false ? {} : { client_id: app.clientId }),
     // As the reference: only apps of the openid_connect type show it.
     ...(app.type === 'openid_connect' ? { openid_configuration_url: wellKnownUrl(stringOption(app, 'server_url')!) } : {}),
   };

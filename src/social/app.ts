@@ -6,7 +6,7 @@
 export type Flow = 'provider_redirect' | 'provider_token';
 
 /** A setting a provider type accepts: `name` in an app's settings, `NAME` at the provider level. */
-export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem';
+export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'integer';
 
 export interface OptionSpec {
   kind: OptionKind;
@@ -17,7 +17,7 @@ export interface OptionSpec {
   appOnly?: boolean;
 }
 
-export type OptionValue = string | boolean | string[] | Record<string, string>;
+export type OptionValue = string | boolean | number | string[] | Record<string, string>;
 
 /** Settings every provider type accepts, with the reference's names. */
 export interface CommonSettings {
@@ -58,4 +58,9 @@ export function stringOption(app: SocialApp, name: string): string | undefined {
 export function booleanOption(app: SocialApp, name: string): boolean | undefined {
   const value = app.options[name];
   return typeof value === 'boolean' ? value : undefined;
+}
+
+export function integerOption(app: SocialApp, name: string): number | undefined {
+  const value = app.options[name];
+  return typeof value === 'number' ? value : undefined;
 }

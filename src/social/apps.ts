@@ -1,4 +1,5 @@
 import type { SocialApp } from './app.js';
+import { providerType } from './providers/index.js';
 
 // Finding a configured app, and the callback path providers send the browser back to.
 
@@ -15,11 +16,17 @@ export function findApp(configured: readonly SocialApp[], id: string, clientId?:
 
 /**
  * The callback path of an app, the reference's: /accounts/<prefix>/<provider_id>/login/callback/
- * for openid_connect apps, /accounts/<type>/login/callback/ for the others, so
- * redirect URIs registered for django-allauth keep working.
+ * for openid_connect apps, /accounts/<type>/login/callback/ for the others
+ * (Steam's /accounts/steam/callback/), so redirect URIs registered for
+ * django-allauth keep working.
  */
 export function callbackPath(app: SocialApp, oidcPrefix: string): string {
-  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : `/accounts/${app.type}/login/callback/`;
+  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : typeCallbackPath(app.type);
+}
+
+/** The callback path of a provider type other than openid_connect. */
+export function typeCallbackPath(type: string): string {
+  return `/accounts/${type}/${providerType(type)?.callback?.path ?? 'login/callback/'}`;
 }
 
 export function oidcCallbackPath(oidcPrefix: string, providerId: string): string {

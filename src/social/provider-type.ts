@@ -66,6 +66,38 @@ export interface CallbackInput {
   nonce: string | null;
   /** Apple: the `user` form field of its first authorization (the only time it sends the name). */
   postedUser: string | null;
+  /** What the provider kept with the state (OAuth 1.0a: the request token's secret), opened again; absent when none was kept. */
+  secret?: string | null;
+}
+
+/**
+ * The start of a redirect flow whose callback does not carry our `state`
+ * back (OAuth 1.0a): the provider's own key for it, and a secret to keep
+ * sealed with the state until the callback.
+ */
+export interface StartedRedirect {
+  url: URL;
+  /** What the callback will name the flow by instead of `state` (OAuth 1.0a: the request token). */
+  stateKey: string;
+  secret: string | null;
+}
+
+/** What a callback says, read before any state is redeemed. */
+export type CallbackAnswer = 'answered' | 'cancelled' | 'failed';
+
+/** A callback that is not OAuth 2's (OAuth 1.0a, OpenID 2.0, Telegram). */
+export interface CallbackProtocol {
+  /** The callback's path after /accounts/<type>/, when not `login/callback/` (Steam's is `callback/`). */
+  path?: string;
+  /** The key the flow's state was stored under, from the callback's parameters. */
+  stateKey(params: URLSearchParams): string | null;
+  answer(params: URLSearchParams): CallbackAnswer;
+  /**
+   * The provider hands its answer to a page of ours in the URL fragment, which
+   * a server never sees (Telegram): GET serves this page, whose script posts
+   * the fragment back to the same URL, where the login completes.
+   */
+  relayPage?: boolean;
 }
 
 /** Raised when talking to the provider fails or its answer is unusable; the flows answer it as the reference does. */
@@ -88,7 +120,8 @@ export interface Provider {
   readonly app: SocialApp;
   /** An OpenID Connect login: the redirect flow sends a nonce, and the code exchange needs an ID token that carries it back. */
   readonly usesNonce: boolean;
-  authorizationUrl(request: AuthorizationRequest): Promise<URL>;
+  /** Where the browser goes: a URL (OAuth 2, OpenID 2.0, Telegram), or a StartedRedirect when the callback names the flow by a key of the provider's. */
+  authorizationUrl(request: AuthorizationRequest): Promise<URL | StartedRedirect>;
   /** Redeems the authorization code; throws ProviderError when the provider refuses or answers nonsense. */
   completeRedirect(input: CallbackInput): Promise<Authenticated>;
   /** The token flow: null when the tokens do not prove who the user is for this app. */
@@ -109,6 +142,12 @@ export interface ProviderType {
   readonly flows: readonly Flow[];
   /** The provider answers with response_mode=form_post: its callback is a cross-site POST (Apple). */
   readonly formPost?: boolean;
+  /** Set for protocols whose callback is not OAuth 2's. */
+  readonly callback?: CallbackProtocol;
+  /** Apps of this type need no client_id (Steam's app holds only its Web API key, as `secret`). */
+  readonly clientIdOptional?: boolean;
+  /** /config shows an app's client_id (the reference does so for OAuth 2 types only). Default true. */
+  readonly listsClientId?: boolean;
   /** Checks beyond the option specs (e.g. Apple needs `key`); a message naming the field, or null. */
   validate?(app: SocialApp): string | null;
   create(context: ProviderContext): Provider;

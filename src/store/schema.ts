@@ -162,6 +162,8 @@ export interface SocialLoginStatesTable {
   redirect_uri: string;
   code_verifier: string | null;
   nonce: string | null;
+  /** Sealed: a secret of the provider's protocol (OAuth 1.0a's request token secret), null when none. */
+  secret: string | null;
   user_id: number | null;
   posted_user: string | null;
   created_at: number;

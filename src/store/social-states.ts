@@ -13,6 +13,8 @@ export interface SocialLoginState {
   codeVerifier: string | null;
   /** Sealed: the OpenID Connect nonce sent, null when none was. */
   nonce: string | null;
+  /** Sealed: OAuth 1.0a's request token secret, null when the protocol keeps none. */
+  secret: string | null;
   userId: number | null;
   postedUser: string | null;
 }
@@ -42,6 +44,7 @@ export async function insertState(conn: Conn, input: SocialLoginState & { stateH
       redirect_uri: input.redirectUri,
       code_verifier: input.codeVerifier,
       nonce: input.nonce,
+      secret: input.secret,
       user_id: input.userId,
       posted_user: input.postedUser,
       created_at: input.now,
@@ -61,7 +64,7 @@ export async function takeState(conn: Conn, stateHash: string, bindingHash: stri
     .where('state_hash', '=', stateHash)
     .where('binding_hash', '=', bindingHash)
     .where('expires_at', '>', now)
-    .returning(['provider', 'client_id', 'process', 'callback_url', 'redirect_uri', 'code_verifier', 'nonce', 'user_id', 'posted_user'])
+    .returning(['provider', 'client_id', 'process', 'callback_url', 'redirect_uri', 'code_verifier', 'nonce', 'secret', 'user_id', 'posted_user'])
     .executeTakeFirst();
   if (!row) return null;
   return {
@@ -72,6 +75,7 @@ export async function takeState(conn: Conn, stateHash: string, bindingHash: stri
     redirectUri: row.redirect_uri,
     codeVerifier: row.code_verifier,
     nonce: row.nonce,
+    secret: row.secret,
     userId: row.user_id,
     postedUser: row.posted_user,
   };

@@ -5,7 +5,9 @@ import { attachPostedUser, takeState } from '../../store/social-states.js';
 import { cleanIdentity } from './identity.js';
 import { completeSocialLogin, type Process } from './social-login.js';
 import { loginErrorUrl, withQuery } from './navigation.js';
-import { nonceSealContext, stateSealContext } from './redirect.js';
+import { nonceSealContext, secretSealContext, stateSealContext } from './redirect.js';
+import { providerType } from '../../social/providers/index.js';
+import type { CallbackProtocol } from '../../social/provider-type.js';
 
 // The provider sends the browser back here (/accounts/.../login/callback/).
 // The state is redeemed once, by the browser that started the flow, before
@@ -28,8 +30,19 @@ function servedHere(deps: Deps, route: CallbackRequest['route'], providerId: str
   return route.providerId === undefined || route.providerId === provider.app.id;
 }
 
+/** OAuth 2's callback: `state` names the flow, `error` (access_denied: declined) or `code` says how it went. */
+const OAUTH2_CALLBACK: CallbackProtocol = {
+  stateKey: (params) => params.get('state'),
+  answer(params) {
+    const error = params.get('error');
+    if (error !== null) return error === 'access_denied' ? 'cancelled' : 'failed';
+    return params.has('code') ? 'answered' : 'failed';
+  },
+};
+
 export async function completeProviderCallback(deps: Deps, ctx: RequestContext, request: CallbackRequest): Promise<Outcome> {
-  const stateParam = request.params.get('state');
+  const protocol = providerType(request.route.type)?.callback ?? OAUTH2_CALLBACK;
+  const stateParam = protocol.stateKey(request.params);
   const state = stateParam && request.binding ? await takeState(deps.db, hashSecret(stateParam), hashSecret(request.binding), ctx.now) : null;
   if (!stateParam || !state || !servedHere(deps, request.route, state.provider, state.clientId)) {
     return { kind: 'redirect', location: loginErrorUrl(deps.config, 'login') };
@@ -40,8 +53,8 @@ export async function completeProviderCallback(deps: Deps, ctx: RequestContext, 
     location: error ? withQuery(state.callbackUrl, { error, error_process: process }) : state.callbackUrl,
     auth,
   });
-  const error = request.params.get('error');
-  if (error !== null || !request.params.has('code')) return back(error === 'access_denied' ? 'cancelled' : 'unknown');
+  const answer = protocol.answer(request.params);
+  if (answer !== 'answered') return back(answer === 'cancelled' ? 'cancelled' : 'unknown');
   // A connect completes for the user who started it, not whoever is logged in by now.
   if (process === 'connect' && ctx.user?.id !== state.userId) return back('permission_denied');
 
@@ -51,9 +64,11 @@ export async function completeProviderCallback(deps: Deps, ctx: RequestContext, 
   const nonce = state.nonce === null ? null : deps.atRest.open(state.nonce, nonceSealContext(stateHash));
   // A nonce that no longer opens (SECRET_KEY changed) must not turn into no nonce check at all.
   if (state.nonce !== null && nonce === null) return back('unknown');
+  const secret = state.secret === null ? null : deps.atRest.open(state.secret, secretSealContext(stateHash));
+  if (state.secret !== null && secret === null) return back('unknown');
   let verified;
   try {
-    verified = await provider.completeRedirect({ params: request.params, redirectUri: state.redirectUri, state: stateParam, codeVerifier, nonce, postedUser: state.postedUser });
+    verified = await provider.completeRedirect({ params: request.params, redirectUri: state.redirectUri, state: stateParam, codeVerifier, nonce, postedUser: state.postedUser, secret });
   } catch (failure) {
     deps.log.warn({ err: failure, provider: provider.app.id }, 'provider login failed at the callback');
     return back('unknown');

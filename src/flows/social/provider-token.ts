@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Deps, RequestContext } from '../context.js';
 import { invalid, type FieldError, type Outcome } from '../outcome.js';
+import { providerType } from '../../social/providers/index.js';
 import type { Authenticated } from '../../social/provider-type.js';
 import { hashSecret } from '../../security/secrets.js';
 import { recordTokenUse } from '../../store/social-token-uses.js';
@@ -46,6 +47,7 @@ export async function providerToken(deps: Deps, ctx: RequestContext, input: Prov
     provider = typeof clientId === 'string' ? deps.social.get(input.provider, clientId) : undefined;
     if (typeof clientId !== 'string') errors.push({ code: 'client_id_required', param: 'token' });
     else if (!provider) errors.push({ code: 'invalid_token', param: 'token' });
+    else if (!providerType(provider.app.type)!.flows.includes('provider_token')) errors.push({ code: 'token_authentication_not_supported', param: 'provider' });
     else if ((idToken !== undefined && typeof idToken !== 'string') || (accessToken !== undefined && typeof accessToken !== 'string') || (!idToken && !accessToken)) {
       errors.push({ code: 'token_required', param: 'token' });
     }

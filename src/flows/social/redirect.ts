@@ -5,6 +5,7 @@ import { hashSecret, randomKey } from '../../security/secrets.js';
 import { insertState } from '../../store/social-states.js';
 import { callbackPath } from '../../social/apps.js';
 import { pkcePair } from '../../social/kit/pkce.js';
+import type { StartedRedirect } from '../../social/provider-type.js';
 import { frontendHosts, loginErrorUrl, safeCallbackUrl, withQuery } from './navigation.js';
 
 // POST /auth/provider/redirect: the start of the redirect flow. The browser
@@ -43,6 +44,10 @@ export function nonceSealContext(stateHash: string): string {
   return `socialstate:${stateHash}:nonce`;
 }
 
+export function secretSealContext(stateHash: string): string {
+  return `socialstate:${stateHash}:secret`;
+}
+
 export async function startProviderRedirect(deps: Deps, ctx: RequestContext, input: RedirectInput, browser: Browser): Promise<Outcome> {
   const { config } = deps;
   const process = input.process ?? '';
@@ -60,17 +65,19 @@ export async function startProviderRedirect(deps: Deps, ctx: RequestContext, inp
   }
 
   const state = randomKey(24);
-  const stateHash = hashSecret(state);
   const pkce = provider.app.common.pkce ? await pkcePair() : null;
   const nonce = provider.usesNonce ? randomKey(24) : null;
   const redirectUri = `${browser.origin}${callbackPath(provider.app, config.social.openIdConnectUrlPrefix)}`;
-  let authorization: URL;
+  let started: URL | StartedRedirect;
   try {
-    authorization = await provider.authorizationUrl({ redirectUri, state, codeChallenge: pkce?.challenge ?? null, nonce });
+    started = await provider.authorizationUrl({ redirectUri, state, codeChallenge: pkce?.challenge ?? null, nonce });
   } catch (error) {
     deps.log.warn({ err: error, provider: provider.app.id }, 'provider unavailable for the redirect flow');
     return { kind: 'redirect', location: withQuery(callbackUrl, { error: 'unknown', error_process: process }) };
   }
+  // OAuth 1.0a sends no state back: the flow is then found by the provider's request token, bound to this browser all the same.
+  const { url: authorization, stateKey, secret } = started instanceof URL ? { url: started, stateKey: state, secret: null } : started;
+  const stateHash = hashSecret(stateKey);
   await insertState(deps.db, {
     stateHash,
     bindingHash: hashSecret(browser.binding),
@@ -81,6 +88,7 @@ export async function startProviderRedirect(deps: Deps, ctx: RequestContext, inp
     redirectUri,
     codeVerifier: pkce ? deps.atRest.seal(pkce.verifier, stateSealContext(stateHash)) : null,
     nonce: nonce ? deps.atRest.seal(nonce, nonceSealContext(stateHash)) : null,
+    secret: secret === null ? null : deps.atRest.seal(secret, secretSealContext(stateHash)),
     userId: process === 'connect' ? ctx.user!.id : null,
     postedUser: null,
     now: ctx.now,

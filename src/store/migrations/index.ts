@@ -17,6 +17,7 @@ import * as m017 from './017_idp_registration.js';
 import * as m018 from './018_idp_par.js';
 import * as m019 from './019_idp_partial_indexes.js';
 import * as m021 from './021_user_language.js';
+import * as m023 from './023_social_state_secret.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '018_idp_par': m018,
   '019_idp_partial_indexes': m019,
   '021_user_language': m021,
+  '023_social_state_secret': m023,
 };

@@ -5,7 +5,8 @@ import type { Deps } from '../../../flows/context.js';
 import { RedirectInput, startProviderRedirect, STATE_LIFETIME_MS } from '../../../flows/social/redirect.js';
 import { completeProviderCallback, keepPostedUser } from '../../../flows/social/callback.js';
 import { randomKey } from '../../../security/secrets.js';
-import { oidcCallbackPath } from '../../../social/apps.js';
+import { oidcCallbackPath, typeCallbackPath } from '../../../social/apps.js';
+import { RELAY_PAGE, RELAY_PAGE_HEADERS } from './relay-page.js';
 import { providerType } from '../../../social/providers/index.js';
 import { registerClientAuth, requestContext } from '../../client-auth.js';
 import { send } from '../../render.js';
@@ -94,8 +95,12 @@ function callbackEndpoints(deps: Deps): Endpoint[] {
     );
   }
   for (const type of new Set(social.apps.map((app) => app.type).filter((type) => type !== 'openid_connect'))) {
-    const path = `${CALLBACK_PREFIX}${type}/login/callback/`;
+    const path = typeCallbackPath(type);
     const name = providerType(type)!.name;
+    if (providerType(type)!.callback?.relayPage) {
+      endpoints.push(...relayCallbackEndpoints(type, name, path, tags));
+      continue;
+    }
     if (!providerType(type)!.formPost) {
       endpoints.push(
         customEndpoint({ method: 'GET', path, tags, summary: `${name} callback`, description, response: { 302: Redirected }, counts: SOCIAL_LOGIN, handler: (deps) => completeCallback({ type }, deps) }),
@@ -135,6 +140,43 @@ function callbackEndpoints(deps: Deps): Endpoint[] {
     );
   }
   return endpoints;
+}
+
+/**
+ * A provider that answers in the URL fragment (Telegram): GET serves the
+ * relay page, whose script posts the fragment's fields to the same URL; the
+ * POST is same-site (from our own page), so it carries the binding cookie.
+ */
+function relayCallbackEndpoints(type: string, name: string, path: string, tags: string[]): Endpoint[] {
+  return [
+    customEndpoint({
+      method: 'GET',
+      path,
+      tags,
+      summary: `${name} callback (relay page)`,
+      description: 'The provider sends the browser here with its answer in the URL fragment, which only the browser sees: this page posts it back to the same URL.',
+      response: { 200: Type.String({ description: 'An HTML page whose one script posts the fragment.' }) },
+      handler: () => async (_request, reply) => reply.code(200).headers(RELAY_PAGE_HEADERS).type('text/html; charset=utf-8').send(RELAY_PAGE),
+    }),
+    customEndpoint({
+      method: 'POST',
+      path,
+      tags,
+      summary: `${name} callback`,
+      description: 'The relay page posts the provider\'s answer here; the state is in the query. Answers 302 to the callback_url of the redirect flow.',
+      consumes: ['application/x-www-form-urlencoded'],
+      body: Type.Record(Type.String(), Type.String()),
+      response: { 302: Redirected },
+      // The state, single use and bound to this browser's cookie, is what makes a forged post useless.
+      config: { csrf: 'none' },
+      counts: SOCIAL_LOGIN,
+      handler: (deps) => async (request, reply) => {
+        const params = callbackParams(request);
+        for (const [field, value] of Object.entries((request.body as Record<string, string> | undefined) ?? {})) params.append(field, value);
+        return send(deps, request, reply, await completeProviderCallback(deps, requestContext(request, deps), { route: { type }, params, binding: bindingOf(request) }));
+      },
+    }),
+  ];
 }
 
 /** The callbacks, outside the client prefixes, at the reference's paths; they act for the browser client. */
