@@ -92,6 +92,7 @@ test('ACCOUNT_EMAIL_NOTIFICATIONS: unset keeps the password notices only, false 
   const on = loadConfig({ ACCOUNT_EMAIL_NOTIFICATIONS: 'true' });
   assert.equal(notificationsOn(unset, 'account/email/password_changed'), true);
   assert.equal(notificationsOn(unset, 'account/email/password_reset'), true);
+  assert.equal(notificationsOn(unset, 'account/email/password_set'), true);
   assert.equal(notificationsOn(unset, 'mfa/email/totp_activated'), false);
   assert.equal(notificationsOn(off, 'account/email/password_changed'), false);
   assert.equal(notificationsOn(on, 'socialaccount/email/account_connected'), true);
