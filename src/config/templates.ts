@@ -3,7 +3,7 @@ import { ConfigError, readOptional, type Env } from './env.js';
 /**
  * Which security notices are mailed (ACCOUNT_EMAIL_NOTIFICATIONS). `all`: every notice the
  * reference sends with the setting on; `none`: none, as the reference with it off; `password`:
- * the setting left unset, where only a password change or reset is notified, as this server
+ * the setting left unset, where only a password changed, set or reset is notified, as this server
  * always did before the setting existed.
  */
 export type EmailNotifications = 'all' | 'password' | 'none';

@@ -84,7 +84,7 @@ export interface NoticeSource {
 }
 
 /** Left unset, ACCOUNT_EMAIL_NOTIFICATIONS keeps the one notice this server always sent: a password that changed. */
-const PASSWORD_NOTICES: ReadonlySet<Notification> = new Set(['account/email/password_changed', 'account/email/password_reset']);
+const PASSWORD_NOTICES: ReadonlySet<Notification> = new Set(['account/email/password_changed', 'account/email/password_set', 'account/email/password_reset']);
 
 export function notificationsOn(config: Config, name: Notification): boolean {
   const setting = config.templates.emailNotifications;

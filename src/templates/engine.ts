@@ -24,8 +24,6 @@ export interface Templates {
   render(file: string, language: string, context: Record<string, unknown>): string;
   /** Compiles `file` for `language` (kept compiled), or throws a TemplateError naming file and line. */
   compile(file: string, language: string): void;
-  /** Whether a template of that name exists (an override or a default). */
-  has(file: string): boolean;
   /** The file a template is read from for `language`: the override when there is one. */
   source(file: string, language: string): string | undefined;
 }
@@ -99,7 +97,6 @@ export function createTemplates(opts: TemplateOptions): Templates {
         throw asTemplateError(error, file, pair.paths);
       }
     },
-    has: (file) => common.some((dir) => existsSync(join(dir, file))),
     source: (file, language) => pairFor(language).paths.map((dir) => join(dir, file)).find((path) => existsSync(path)),
   };
 }

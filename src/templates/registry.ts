@@ -155,7 +155,9 @@ export const PAGES: TemplateInfo[] = [
 
 export const ALL_TEMPLATES: TemplateInfo[] = [...MAILS, ...SMS, ...PAGES];
 
+/** The template a name given by a person stands for (`templates preview`). */
 export function templateInfo(name: string): TemplateInfo | undefined {
   const bare = name.replace(/(_subject\.txt|_message\.txt|_message\.html)$/, '');
-  return ALL_TEMPLATES.find((info) => info.name === name || info.name === bare);
+  // An SMS or page may be named without its extension, a mail by any of its files.
+  return ALL_TEMPLATES.find((info) => [name, bare, `${name}.txt`, `${name}.html`].includes(info.name));
 }

@@ -9,7 +9,7 @@ import { createTranslator } from '../../src/i18n/catalog.js';
 import { loadTemplates } from '../../src/templates/load.js';
 import { pagesOf } from '../../src/idp/pages.js';
 import { notificationsOn } from '../../src/messaging/notices.js';
-import { readyClient, uniqueEmail } from '../support/accounts.js';
+import { keyFromMail, nthMail, readyClient, uniqueEmail } from '../support/accounts.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server.js';
 import { enableTotp, verifiedAccount } from '../mfa/support.js';
 
@@ -84,6 +84,19 @@ describe('templates over SMTP', () => {
     const french = await server.mail.waitForMail({ to: account.email, subjectIncludes: 'application d’authentification a été supprimée' });
     assert.match(french.html, /<html lang="fr">/);
   });
+
+  it('tells the old address when the primary one changes, and the primary one when an address is removed', async () => {
+    const { client, email } = await verifiedAccount(server, 'browser');
+    const next = uniqueEmail('next');
+    assert.equal((await client.post('/account/email', { email: next })).status, 200);
+    assert.equal((await client.post('/auth/email/verify', { key: keyFromMail(await nthMail(server.mail, next, 1)) })).status, 200);
+    assert.equal((await client.patch('/account/email', { email: next, primary: true })).status, 200);
+    const changed = await server.mail.waitForMail({ to: email, subjectIncludes: 'email address was changed' });
+    assert.match(changed.text, new RegExp(`from ${email} to ${next}`));
+    assert.equal((await client.delete('/account/email', { email })).status, 200);
+    const removed = await server.mail.waitForMail({ to: next, subjectIncludes: 'address was removed' });
+    assert.match(removed.text, new RegExp(`The address ${email} was removed`));
+  });
 });
 
 test('ACCOUNT_EMAIL_NOTIFICATIONS: unset keeps the password notices only, false sends none, true all', () => {
@@ -92,6 +105,7 @@ test('ACCOUNT_EMAIL_NOTIFICATIONS: unset keeps the password notices only, false 
   const on = loadConfig({ ACCOUNT_EMAIL_NOTIFICATIONS: 'true' });
   assert.equal(notificationsOn(unset, 'account/email/password_changed'), true);
   assert.equal(notificationsOn(unset, 'account/email/password_reset'), true);
+  assert.equal(notificationsOn(unset, 'account/email/password_set'), true);
   assert.equal(notificationsOn(unset, 'mfa/email/totp_activated'), false);
   assert.equal(notificationsOn(off, 'account/email/password_changed'), false);
   assert.equal(notificationsOn(on, 'socialaccount/email/account_connected'), true);
