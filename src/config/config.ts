@@ -18,6 +18,7 @@ import { readAdminSettings, type AdminSettings } from './admin.js';
 import { readIdpSettings, type IdpSettings } from './idp.js';
 import { readLanguageSettings, type LanguageSettings } from './languages.js';
 import { readBrandingSettings, type BrandingSettings } from './branding.js';
+import { readProfileSettings, type ProfileSettings } from './profile.js';
 
 export { ConfigError };
 
@@ -95,6 +96,8 @@ export interface Config {
   admin: AdminSettings;
   /** The OpenID provider: IDP_OIDC_*. */
   idp: IdpSettings;
+  /** Custom profile fields and where they show: ACCOUNT_PROFILE_SCHEMA, HEADLESS_USER_FIELDS, IDP_OIDC_PROFILE_CLAIMS. */
+  profile: ProfileSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -261,6 +264,7 @@ export function loadConfig(env: Env): Config {
     audit: readAuditSettings(env),
     admin: readAdminSettings(env, [port, operations.metrics.port]),
     idp: readIdpSettings(env, production, warnings),
+    profile: readProfileSettings(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

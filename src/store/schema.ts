@@ -17,6 +17,19 @@ export interface UsersTable {
   password_changed_at: number;
   /** 1: may use the admin console (set with `users set-admin`). */
   is_admin: Generated<number>;
+  /** Django's auth_user names: '' when none. */
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  /** JSON object of the ACCOUNT_PROFILE_SCHEMA fields' values. */
+  profile: Generated<string>;
+}
+
+/** The admin API's search index over users.profile: a row per field whose value is short enough (see migrations/020_user_profile.ts). */
+export interface UserProfileValuesTable {
+  user_id: number;
+  field: string;
+  /** The value as text (lower-cased), as profile-values.ts encodes it. */
+  value: string;
 }
 
 export interface EmailAddressesTable {
@@ -189,6 +202,7 @@ export interface ImportRecordsTable {
 
 export interface Database {
   users: UsersTable;
+  user_profile_values: UserProfileValuesTable;
   email_addresses: EmailAddressesTable;
   sessions: SessionsTable;
   one_time_keys: OneTimeKeysTable;

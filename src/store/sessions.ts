@@ -70,6 +70,9 @@ function liveSessionSelect(conn: Conn) {
       'u.password_hash',
       'u.is_active',
       'u.password_changed_at',
+      'u.first_name',
+      'u.last_name',
+      'u.profile',
       'e.email',
       'e.verified',
     ]);
@@ -131,7 +134,7 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
 function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
   const session = toSession(row);
   const user =
-    row.user_id === null || row.is_active === null || row.password_changed_at === null
+    row.user_id === null || row.is_active === null || row.password_changed_at === null || row.first_name === null || row.last_name === null || row.profile === null
       ? null
       : toUser({
           id: row.user_id,
@@ -139,6 +142,9 @@ function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
           password_hash: row.password_hash,
           is_active: row.is_active,
           password_changed_at: row.password_changed_at,
+          first_name: row.first_name,
+          last_name: row.last_name,
+          profile: row.profile,
           email: row.email,
           verified: row.verified,
         });
