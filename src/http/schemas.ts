@@ -26,8 +26,14 @@ export const User = Type.Object(
     email: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
     has_usable_password: Type.Boolean(),
+    first_name: Type.Optional(Type.String({ description: 'Not part of the django-allauth API: only when HEADLESS_USER_FIELDS lists it.' })),
+    last_name: Type.Optional(Type.String({ description: 'Not part of the django-allauth API: only when HEADLESS_USER_FIELDS lists it.' })),
   },
-  { $id: 'User' },
+  {
+    $id: 'User',
+    // The ACCOUNT_PROFILE_SCHEMA fields HEADLESS_USER_FIELDS lists, under their names (userView builds the object field by field).
+    additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+  },
 );
 
 export const AuthMethod = Type.Object(
