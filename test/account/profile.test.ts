@@ -115,6 +115,14 @@ describeEachDatabase('names and profile fields', ENV, ({ server }) => {
     assert.equal((await listAuditEvents(server().app.deps.db, { userId, types: ['profile.changed'], limit: 5 })).length, 2);
   });
 
+  it('is documented in the OpenAPI description as beyond the reference', async () => {
+    const spec = (await (await fetch(`${server().baseUrl}/_service/openapi.json`)).json()) as any;
+    for (const client of ['browser', 'app']) {
+      const path = spec.paths[`/_service/${client}/v1/account/profile`];
+      for (const method of ['get', 'patch']) assert.match(path?.[method]?.description ?? '', /Not part of the django-allauth API/, `${method} for ${client}`);
+    }
+  });
+
   it('answers 401 when not logged in', async () => {
     const client = await readyClient(server(), 'app');
     assert.equal((await client.get('/account/profile')).status, 401);
