@@ -91,6 +91,8 @@ describeEachDatabase('names and profile fields', ENV, ({ server }) => {
       [{ last_name: 'x'.repeat(151) }, 'max_length', 'last_name'],
       // What the profile cannot reach: the account's own fields.
       [{ is_admin: true }, 'invalid', 'is_admin'],
+      [{ is_admin: null }, 'invalid', 'is_admin'],
+      [{ first_name: 'Ada', is_staff: true }, 'invalid', 'is_staff'],
       [{ is_active: false }, 'invalid', 'is_active'],
       [{ email: 'other@example.com' }, 'invalid', 'email'],
       [{ username: 'someone' }, 'invalid', 'username'],

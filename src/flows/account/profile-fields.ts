@@ -56,8 +56,6 @@ function fieldError(error: ErrorObject): FieldError {
   switch (error.keyword) {
     case 'required':
       return { code: 'required', param: String(params.missingProperty) };
-    case 'additionalProperties':
-      return { code: 'invalid', param: String(params.additionalProperty), message: 'Unknown field.' };
     case 'enum':
       return { code: 'invalid_choice', param: field };
     case 'maxLength':
@@ -96,9 +94,16 @@ export function checkProfile(config: Config, body: Record<string, unknown>, curr
 
   const { fields } = config.profile;
   const known = new Set(fields.map((f) => f.name));
-  const given = Object.entries(body).filter(([key]) => known.has(key) || (!mode.signup && !(NAME_FIELDS as readonly string[]).includes(key)));
+  if (!mode.signup) {
+    // A change names fields only: any other key (an account field, a typo) is refused, whatever its value.
+    for (const key of Object.keys(body)) {
+      if (!known.has(key) && !(NAME_FIELDS as readonly string[]).includes(key)) errors.push({ code: 'invalid', param: key, message: 'Unknown field.' });
+    }
+  }
+  const given = Object.entries(body).filter(([key]) => known.has(key));
   if (mode.signup ? fields.length > 0 : given.length > 0) {
-    const next: Record<string, unknown> = { ...current };
+    // Values of fields the schema no longer declares go with the first change.
+    const next: Record<string, unknown> = Object.fromEntries(Object.entries(current ?? {}).filter(([key]) => known.has(key)));
     for (const [key, value] of given) {
       if (value === null || value === '') delete next[key];
       else next[key] = value;
