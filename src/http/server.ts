@@ -67,7 +67,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerCors(app, config.httpSecurity);
   registerResponseHeaders(app, config.httpSecurity);
-  await registerOpenApi(app, publicApiDocument, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, publicApiDocument, [...sharedSchemas(config), ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   await socialCallbackRoutes(app, deps);
   const idp = config.idp.enabled ? await idpProviders(deps) : null;

@@ -21,7 +21,7 @@ export const AdminUser = Type.Object(
     last_login_at: Time,
     first_name: Type.String({ description: '"" when none.' }),
     last_name: Type.String({ description: '"" when none.' }),
-    profile: Type.Object({}, { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Boolean()]), description: 'The values of the ACCOUNT_PROFILE_SCHEMA fields the user has.' }),
+    profile: Type.Object({}, { additionalProperties: Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'] }), description: 'The values of the ACCOUNT_PROFILE_SCHEMA fields the user has.' }),
   },
   { $id: 'AdminUser' },
 );

@@ -58,7 +58,8 @@ export const deletion = endpoint({
 });
 
 // Names and custom profile fields: a value of a field declared in ACCOUNT_PROFILE_SCHEMA.
-const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+// A type list rather than anyOf: the serializer then needs no validation pass (requests are validated with anyOf: ajv's strict mode refuses type lists).
+const FieldValue = Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'] });
 const Profile = Type.Object({
   status: Type.Integer(),
   data: Type.Object(
@@ -71,7 +72,7 @@ const ProfileChange = Type.Object(
     first_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'At most 150 characters; null or "" clears it (refused when ACCOUNT_SIGNUP_FIELDS has first_name*).' })),
     last_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'As first_name.' })),
   },
-  { additionalProperties: Type.Union([FieldValue, Type.Null()]), description: 'Any of the names and ACCOUNT_PROFILE_SCHEMA fields; those left out stay as they are, null or "" clears one.' },
+  { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), description: 'Any of the names and ACCOUNT_PROFILE_SCHEMA fields; those left out stay as they are, null or "" clears one.' },
 );
 
 const PROFILE_DOC = 'Not part of the django-allauth API.';
