@@ -20,6 +20,7 @@ import { readLanguageSettings, type LanguageSettings } from './languages.js';
 import { readBrandingSettings, type BrandingSettings } from './branding.js';
 import { readPublicUrl } from './public-url.js';
 import { readTemplateSettings, type TemplateSettings } from './templates.js';
+import { readProfileSettings, type ProfileSettings } from './profile.js';
 
 export { ConfigError };
 
@@ -101,6 +102,8 @@ export interface Config {
   admin: AdminSettings;
   /** The OpenID provider: IDP_OIDC_*. */
   idp: IdpSettings;
+  /** Custom profile fields and where they show: ACCOUNT_PROFILE_SCHEMA, HEADLESS_USER_FIELDS, IDP_OIDC_PROFILE_CLAIMS. */
+  profile: ProfileSettings;
   account: {
     loginMethods: LoginMethod[];
     signupFields: SignupFields;
@@ -270,6 +273,7 @@ export function loadConfig(env: Env): Config {
     audit: readAuditSettings(env),
     admin: readAdminSettings(env, [port, operations.metrics.port]),
     idp: readIdpSettings(env, production, warnings),
+    profile: readProfileSettings(env),
     session: {
       cookieAge: readInt(env, 'SESSION_COOKIE_AGE', 1209600, { min: 60 }),
       absoluteLifetime: readAbsoluteLifetime(env),

@@ -3,7 +3,9 @@ import { ConfigError } from './env.js';
 // ACCOUNT_SIGNUP_FIELDS as the reference writes it: `email*,username*,password1*`,
 // a trailing `*` marking a required field. `password2` is a form-only
 // confirmation field that headless clients never send; it is accepted and ignored.
-export type SignupField = 'email' | 'username' | 'password' | 'phone';
+// first_name and last_name are the fields of Django's user model that a
+// project's signup form commonly adds.
+export type SignupField = 'email' | 'username' | 'password' | 'phone' | 'first_name' | 'last_name';
 export type SignupFields = Partial<Record<SignupField, { required: boolean }>>;
 
 const NAMES: Record<string, SignupField | null> = {
@@ -12,6 +14,8 @@ const NAMES: Record<string, SignupField | null> = {
   password1: 'password',
   password2: null,
   phone: 'phone',
+  first_name: 'first_name',
+  last_name: 'last_name',
 };
 
 export function parseSignupFields(raw: string, name = 'ACCOUNT_SIGNUP_FIELDS'): SignupFields {

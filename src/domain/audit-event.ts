@@ -49,6 +49,7 @@ export const AUDIT_EVENT_TYPES = [
   'idp_client.updated',
   'idp_initial_access_token.created',
   'idp_initial_access_token.revoked',
+  'profile.changed',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -105,4 +106,6 @@ export interface AuditDetail {
   grants?: number;
   /** Dynamic client registration: the initial access token an event made, removed or registered a client with. */
   initial_access_token_id?: number;
+  /** The names and profile fields a `profile.changed` set or cleared (never their values: personal data, not security facts). */
+  fields?: string[];
 }

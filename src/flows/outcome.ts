@@ -11,6 +11,10 @@ export type ErrorCode =
   | 'required'
   | 'invalid'
   | 'max_length'
+  // Custom profile fields (ACCOUNT_PROFILE_SCHEMA), as Django's validators name them.
+  | 'min_length'
+  | 'max_value'
+  | 'min_value'
   | 'invalid_credentials'
   | 'email_password_mismatch'
   | 'username_password_mismatch'
@@ -122,7 +126,9 @@ export type Outcome =
   /** The OpenID provider's consent a SPA shows: the client and scopes waiting on the user. */
   | { kind: 'idp_consent'; consent: ConsentView }
   /** The consent is answered: the browser goes to `location` to finish the authorization. */
-  | { kind: 'idp_consent_answered'; location: string };
+  | { kind: 'idp_consent_answered'; location: string }
+  /** GET|PATCH /account/profile: the user's names and custom profile fields. */
+  | { kind: 'profile'; user: User };
 
 /** A connected (or pending) social account; its wire view is http's (social-views.ts). */
 export interface SocialAccountInfo {

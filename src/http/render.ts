@@ -9,20 +9,23 @@ import { appTokenMeta } from './app-tokens.js';
 import { sendErrors } from './messages.js';
 import { accountView, socialFlows } from './social-views.js';
 import { authenticatorView, setTrustCookie } from './mfa-views.js';
+import { profileView, userObjectFields } from './profile-views.js';
 
 // The one table from flow outcomes to statuses and envelopes.
 
 /** Retry-After of a 503 service_unavailable: the database or Redis reconnects within a few seconds. */
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 
-export function userView(user: User) {
-  return {
+export function userView(config: Config, user: User) {
+  const view = {
     id: user.id,
+    // The reference's user_display: never the names, whatever HEADLESS_USER_FIELDS shows.
     display: user.username || user.email || `user ${user.id}`,
     ...(user.email ? { email: user.email } : {}),
     ...(user.username ? { username: user.username } : {}),
     has_usable_password: hasUsablePassword(user),
   };
+  return config.profile.userFields.length === 0 ? view : { ...view, ...userObjectFields(config, user) };
 }
 
 /** The login stages (second factor, trust, passkey signup) expire with ACCOUNT_LOGIN_TIMEOUT. */
@@ -54,7 +57,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   if (state.user && state.session?.userId === state.user.id) {
     return {
       status: 200,
-      data: { user: userView(state.user), methods: state.session.methods },
+      data: { user: userView(deps.config, state.user), methods: state.session.methods },
       meta: { is_authenticated: true, ...tokenMeta, ...state.tokens },
     };
   }
@@ -133,7 +136,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       if (outcome.mfaTypes.length > 0) flows.push({ id: 'mfa_reauthenticate', types: outcome.mfaTypes });
       return reply.code(401).send({
         status: 401,
-        data: { user: user ? userView(user) : undefined, methods: session?.methods ?? [], flows },
+        data: { user: user ? userView(deps.config, user) : undefined, methods: session?.methods ?? [], flows },
         meta: { is_authenticated: true },
       });
     }
@@ -163,7 +166,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
     case 'verification_info':
       return reply.code(200).send({
         status: 200,
-        data: { email: outcome.email, user: outcome.user ? userView(outcome.user) : null },
+        data: { email: outcome.email, user: outcome.user ? userView(deps.config, outcome.user) : null },
         meta: { is_authenticating: outcome.isAuthenticating },
       });
     case 'ok':
@@ -188,7 +191,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       return reply.code(status).send({ status, data: outcome.phones.map((p) => ({ phone: p.phone, verified: p.verified })) });
     }
     case 'password_reset_info':
-      return reply.code(200).send({ status: 200, data: { user: userView(outcome.user) } });
+      return reply.code(200).send({ status: 200, data: { user: userView(deps.config, outcome.user) } });
     case 'email_addresses':
       return reply.code(200).send({ status: 200, data: outcome.addresses.map((a) => ({ email: a.email, primary: a.primary, verified: a.verified })) });
     case 'session_list':
@@ -219,5 +222,7 @@ export function send(deps: Deps, request: FastifyRequest, reply: FastifyReply, o
       return reply.code(200).send({ status: 200, data: outcome.consent });
     case 'idp_consent_answered':
       return reply.code(200).send({ status: 200, data: { location: outcome.location } });
+    case 'profile':
+      return reply.code(200).send({ status: 200, data: profileView(deps.config, outcome.user) });
   }
 }

@@ -1,4 +1,6 @@
 import { Type, type TSchema } from 'typebox';
+import type { Config } from '../config/config.js';
+import type { ProfileSettings } from '../config/profile.js';
 
 // Wire shapes shared by the routes. Response schemas double as serializers:
 // a property not named here never reaches the client.
@@ -19,16 +21,32 @@ export const StatusResponse = Type.Object(
   { $id: 'StatusResponse', description: 'A status, with errors when the server can say more (e.g. a CSRF failure).' },
 );
 
-export const User = Type.Object(
-  {
-    id: Type.Integer(),
-    display: Type.String(),
-    email: Type.Optional(Type.String()),
-    username: Type.Optional(Type.String()),
-    has_usable_password: Type.Boolean(),
-  },
-  { $id: 'User' },
-);
+const USER_PROPERTIES = {
+  id: Type.Integer(),
+  display: Type.String(),
+  email: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  has_usable_password: Type.Boolean(),
+};
+
+const FIELD_TYPES = { string: Type.String, integer: Type.Integer, number: Type.Number, boolean: Type.Boolean };
+
+/**
+ * The user object: the reference's, plus the names and fields
+ * HEADLESS_USER_FIELDS lists, each typed as declared. Built from the
+ * settings, so that the serializer of the hot routes knows each property
+ * (no loop over unknown keys) and the OpenAPI document shows the real ones.
+ */
+function userSchema(profile: ProfileSettings): TSchema {
+  const extra = Object.fromEntries(
+    profile.userFields.map((name) => {
+      const declared = profile.fields.find((f) => f.name === name);
+      const description = `Not part of the django-allauth API: listed in HEADLESS_USER_FIELDS.${declared?.description ? ` ${declared.description}` : ''}`;
+      return [name, Type.Optional(FIELD_TYPES[declared?.type ?? 'string']({ description }))];
+    }),
+  );
+  return Type.Object({ ...USER_PROPERTIES, ...extra }, { $id: 'User' });
+}
 
 export const AuthMethod = Type.Object(
   {
@@ -94,7 +112,10 @@ export const AuthResponse = Type.Object(
   },
 );
 
-export const sharedSchemas: TSchema[] = [ErrorResponse, StatusResponse, User, AuthMethod, Provider, Flow, AuthResponse];
+/** The schemas the routes refer to by id; the user object's follows the settings. */
+export function sharedSchemas(config: Config): TSchema[] {
+  return [ErrorResponse, StatusResponse, userSchema(config.profile), AuthMethod, Provider, Flow, AuthResponse];
+}
 
 const ref = (id: string) => Type.Ref(id);
 

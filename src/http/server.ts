@@ -69,7 +69,7 @@ export async function createHttpServer(deps: Deps, options: HttpServerOptions): 
 
   await registerCors(app, config.httpSecurity);
   registerResponseHeaders(app, config.httpSecurity);
-  await registerOpenApi(app, publicApiDocument, [...sharedSchemas, ...mfaSchemas], docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, publicApiDocument, [...sharedSchemas(config), ...mfaSchemas], docsPolicy(config.httpSecurity));
   await mountEndpoints(app, deps, null, operationsEndpoints(options.operations));
   serveBrandFiles(app, BRAND_PATH, [config.branding.logoFile, config.branding.stylesheetFile]);
   await socialCallbackRoutes(app, deps);

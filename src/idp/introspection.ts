@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import { findIdpClient } from '../store/idp-clients.js';
-import { findAccount } from './account.js';
+import type { findAccount } from './account.js';
 
 // Who may learn what a token is (RFC 7662 section 4: the provider decides,
 // and must keep clients from fishing for each other's tokens): the client
@@ -13,8 +13,7 @@ import { findAccount } from './account.js';
 
 type IntrospectedToken = { clientId?: string; accountId?: string };
 
-export function introspectionFeature(db: Db) {
-  const account = findAccount(db);
+export function introspectionFeature(db: Db, account: ReturnType<typeof findAccount>) {
   return {
     enabled: true,
     allowedPolicy: async (ctx: unknown, client: { clientId: string; clientAuthMethod: string }, token: IntrospectedToken): Promise<boolean> => {

@@ -7,6 +7,7 @@ import { secretRing } from '../security/signing.js';
 import { signingKey } from '../security/idp-signing-key.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import { findAccount } from './account.js';
+import { profileScopes } from './profile-claims.js';
 import { createAdapterClass } from './adapter.js';
 import { recordTokenEvents, type RecordProviderEvent } from './audit-events.js';
 import { clientAuthentication } from './client-auth-methods.js';
@@ -69,6 +70,8 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   const clientAuth = clientAuthentication(config.production);
 
   let onClientScopes: (scopes: string[]) => void = () => undefined;
+  const profile = profileScopes(config.profile);
+  const accounts = findAccount(deps.db, config.profile);
   const provider = new Provider(issuer, {
     adapter: createAdapterClass({ db: deps.db, atRest: deps.atRest, now: deps.now, signingAlg: alg, issuer, onClientScopes: (clientScopes) => onClientScopes(clientScopes), metadataDocumentClient: metadataDocumentLookup(settings.dynamicClients, deps.now, deps.logError) }),
     clients: [],
@@ -82,12 +85,12 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
     claims: {
       // amr comes from the login (interactions.ts), for every ID token.
       openid: ['sub', 'amr'],
-      // Users have no names yet: profile gives what there is.
-      profile: ['preferred_username'],
       email: ['email', 'email_verified'],
       phone: ['phone_number', 'phone_number_verified'],
+      // The names, as the reference's, and the fields IDP_OIDC_PROFILE_CLAIMS maps (profile-claims.ts).
+      ...profile.claims,
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', ...profile.extraScopes],
     // As the reference: the ID token carries the claims of the granted scopes.
     conformIdTokenClaims: false,
     acrValues: [],
@@ -98,13 +101,13 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
       properties: EXTRA_METADATA,
       validator: () => undefined,
     },
-    findAccount: findAccount(deps.db),
+    findAccount: accounts,
     features: {
       devInteractions: { enabled: false },
       pushedAuthorizationRequests: parFeature,
       resourceIndicators: resourceIndicatorsFeature(settings, alg),
       revocation: { enabled: true },
-      introspection: introspectionFeature(deps.db),
+      introspection: introspectionFeature(deps.db, accounts),
       clientCredentials: { enabled: true },
       userinfo: { enabled: settings.userinfoEndpoint === null },
       deviceFlow: deviceFlowFeature(settings, deps.pages),
@@ -177,6 +180,6 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
   if (deps.limiter) throttleClientAuth(provider, deps.limiter);
-  tokenExchange(provider, { db: deps.db, issuer, now: deps.now, findAccount: findAccount(deps.db), resourceServer: resourceServerInfo(settings, alg) });
+  tokenExchange(provider, { db: deps.db, issuer, now: deps.now, findAccount: accounts, resourceServer: resourceServerInfo(settings, alg) });
   return provider;
 }

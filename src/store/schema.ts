@@ -19,6 +19,19 @@ export interface UsersTable {
   is_admin: Generated<number>;
   /** The language of the user's last signup, login or change (a LANGUAGES tag); NULL: none seen yet. */
   language: string | null;
+  /** Django's auth_user names: '' when none. */
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  /** JSON object of the ACCOUNT_PROFILE_SCHEMA fields' values. */
+  profile: Generated<string>;
+}
+
+/** The admin API's search index over users.profile: a row per field whose value is short enough (see migrations/020_user_profile.ts). */
+export interface UserProfileValuesTable {
+  user_id: number;
+  field: string;
+  /** The value as text (lower-cased), as profile-values.ts encodes it. */
+  value: string;
 }
 
 export interface EmailAddressesTable {
@@ -193,6 +206,7 @@ export interface ImportRecordsTable {
 
 export interface Database {
   users: UsersTable;
+  user_profile_values: UserProfileValuesTable;
   email_addresses: EmailAddressesTable;
   sessions: SessionsTable;
   one_time_keys: OneTimeKeysTable;

@@ -71,6 +71,9 @@ function liveSessionSelect(conn: Conn) {
       'u.is_active',
       'u.password_changed_at',
       'u.language',
+      'u.first_name',
+      'u.last_name',
+      'u.profile',
       'e.email',
       'e.verified',
     ]);
@@ -132,7 +135,7 @@ async function readLiveSession(conn: Conn, sessionKey: string, now: number, vers
 function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
   const session = toSession(row);
   const user =
-    row.user_id === null || row.is_active === null || row.password_changed_at === null
+    row.user_id === null || row.is_active === null || row.password_changed_at === null || row.first_name === null || row.last_name === null || row.profile === null
       ? null
       : toUser({
           id: row.user_id,
@@ -141,6 +144,9 @@ function foundOf(row: LiveSessionRow, sessionKey: string): FoundSession {
           is_active: row.is_active,
           password_changed_at: row.password_changed_at,
           language: row.language,
+          first_name: row.first_name,
+          last_name: row.last_name,
+          profile: row.profile,
           email: row.email,
           verified: row.verified,
         });

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Conn, Tx } from './db.js';
 import { prepared } from './prepared.js';
-import type { User } from '../domain/user.js';
+import { indexProfile, usersWithProfileValue } from './user-profile-values.js';
+import type { ProfileValue, ProfileValues, User } from '../domain/user.js';
 
 // Users joined to their primary email address: the shape every flow needs.
 // `afterId` repeats a page's lower bound on the addresses' side: PostgreSQL
@@ -20,6 +21,9 @@ function selectUsers(conn: Conn, afterId?: number) {
       'users.is_active',
       'users.password_changed_at',
       'users.language',
+      'users.first_name',
+      'users.last_name',
+      'users.profile',
       'e.email',
       'e.verified',
     ]);
@@ -32,9 +36,19 @@ type UserRow = {
   is_active: number;
   password_changed_at: number;
   language: string | null;
+  first_name: string;
+  last_name: string;
+  profile: string;
   email: string | null;
   verified: number | null;
 };
+
+/** users.profile as stored: a JSON object ('{}', the default, read without parsing). */
+export function parseProfile(text: string): ProfileValues {
+  return text === '{}' ? EMPTY_PROFILE : (JSON.parse(text) as ProfileValues);
+}
+
+const EMPTY_PROFILE: ProfileValues = Object.freeze({});
 
 export function toUser(row: UserRow): User {
   return {
@@ -46,6 +60,9 @@ export function toUser(row: UserRow): User {
     isActive: row.is_active === 1,
     passwordChangedAt: row.password_changed_at,
     language: row.language,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profile: parseProfile(row.profile),
   };
 }
 
@@ -94,6 +111,9 @@ export interface UserOverview {
   lastLoginAt: number | null;
   /** May use the admin console. */
   isAdmin: boolean;
+  firstName: string;
+  lastName: string;
+  profile: ProfileValues;
 }
 
 function selectOverviews(conn: Conn, afterId?: number) {
@@ -111,6 +131,9 @@ function toOverview(row: UserRow & { created_at: number; last_login_at: number |
     createdAt: row.created_at,
     lastLoginAt: row.last_login_at,
     isAdmin: row.is_admin === 1,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profile: parseProfile(row.profile),
   };
 }
 
@@ -132,6 +155,8 @@ export interface UserQuery {
   username?: string;
   /** E.164. */
   phone?: string;
+  /** Users whose custom profile field has this value (text case-insensitively), on its index. */
+  profile?: { field: string; value: ProfileValue };
 }
 
 /**
@@ -166,12 +191,15 @@ function userQuery(conn: Conn, query: UserQuery) {
   if (query.phone !== undefined) {
     select = select.where('users.id', 'in', conn.selectFrom('phone_numbers as p').select('p.user_id').where('p.phone', '=', query.phone));
   }
+  if (query.profile !== undefined) select = select.where('users.id', 'in', usersWithProfileValue(conn, query.profile.field, query.profile.value));
   if (query.search) {
     // LIKE with its wildcards escaped: the text is matched as typed.
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     select = select.where((eb) =>
       eb.or([
         sql<boolean>`${sql.ref('users.username_lower')} like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('users.first_name')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('users.last_name')}) like ${pattern} escape '\\'`,
         eb.exists(
           eb
             .selectFrom('email_addresses as any_address')
@@ -245,7 +273,7 @@ export async function setUserActive(conn: Conn, userId: number, active: boolean)
  */
 export async function insertImportedUser(
   conn: Conn,
-  input: { username: string | null; passwordHash: string | null; isActive: boolean; createdAt: number; lastLoginAt: number | null; now: number },
+  input: { username: string | null; passwordHash: string | null; isActive: boolean; createdAt: number; lastLoginAt: number | null; firstName: string; lastName: string; now: number },
 ): Promise<number | null> {
   const row = await conn
     .insertInto('users')
@@ -257,6 +285,8 @@ export async function insertImportedUser(
       created_at: input.createdAt,
       last_login_at: input.lastLoginAt,
       password_changed_at: input.now,
+      first_name: input.firstName,
+      last_name: input.lastName,
     })
     .onConflict((oc) => oc.doNothing())
     .returning('id')
@@ -272,6 +302,10 @@ export interface NewUser {
   now: number;
   /** The language of the signup request; null or absent: it named none. */
   language?: string | null;
+  /** Signup's ACCOUNT_SIGNUP_FIELDS names and ACCOUNT_PROFILE_SCHEMA fields, when given. */
+  firstName?: string;
+  lastName?: string;
+  profile?: ProfileValues;
 }
 
 /**
@@ -318,6 +352,9 @@ export async function insertUser(tx: Tx, input: NewUser): Promise<{ userId: numb
       created_at: input.now,
       password_changed_at: input.now,
       language: input.language ?? null,
+      first_name: input.firstName ?? '',
+      last_name: input.lastName ?? '',
+      profile: JSON.stringify(input.profile ?? {}),
     })
     // A concurrent signup that has not committed is invisible to any check;
     // on PostgreSQL the unique index makes this insert wait for it, and
@@ -347,7 +384,21 @@ export async function insertUser(tx: Tx, input: NewUser): Promise<{ userId: numb
     }
     emailAddressId = address.id;
   }
+  if (input.profile) await indexProfile(tx, user.id, input.profile);
   return { userId: user.id, emailAddressId };
+}
+
+/** Sets the names given (undefined: unchanged). */
+export async function setUserNames(conn: Conn, userId: number, names: { firstName?: string; lastName?: string }): Promise<void> {
+  const set = { ...(names.firstName === undefined ? {} : { first_name: names.firstName }), ...(names.lastName === undefined ? {} : { last_name: names.lastName }) };
+  if (Object.keys(set).length === 0) return;
+  await conn.updateTable('users').set(set).where('id', '=', userId).execute();
+}
+
+/** Replaces the user's profile field values, and their search index rows with them. */
+export async function setUserProfile(tx: Tx, userId: number, profile: ProfileValues): Promise<void> {
+  await tx.updateTable('users').set({ profile: JSON.stringify(profile) }).where('id', '=', userId).execute();
+  await indexProfile(tx, userId, profile);
 }
 
 /** Sets the password hash; null leaves the account without a usable password. */

@@ -65,6 +65,12 @@ const USERS: Record<string, Expected> = {
   root: { password: 'Root-pass-11!', scheme: 'pbkdf2_sha256', active: true, joined: '2026-11-23T20:28:39.319Z', lastLogin: '2026-11-23T20:28:39.885Z', addresses: [['root@example.com', false, true]] },
 };
 
+// auth_user's first_name and last_name (dave and root have none).
+const NAMES: Record<string, [string, string]> = {
+  alice: ['Alice', 'Anderson'], bob: ['Bob', 'Builder'], carol: ['Carol', ''], erin: ['Erin', 'Evans'], frank: ['Frank', 'Ferreira'], grace: ['Grace', 'Hopper'],
+  heidi: ['Heidi', 'Hansen'], ivan: ['Ivan', ''], judy: ['Judy', ''], kim: ['Kim', ''], 'zoë': ['Zoë', 'Łukasiewicz-Müller'],
+};
+
 // Live sessions of the fixture: alice's (app client, logged in by email) and root's (browser).
 const ALICE_SESSION = 'lzu48y15kkl8ve6li86z26xivm7tglld';
 const ROOT_SESSION = '1otnnp39z1jlltiszxgf5s5g95epgd5m';
@@ -124,7 +130,6 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     assert.deepEqual(summary.conflicts, []);
     assert.deepEqual(summary.password_hashes, { pbkdf2_sha256: 9, unusable: 1, argon2: 1, bcrypt_sha256: 1, scrypt: 1 });
     assert.deepEqual(summary.unverifiable_password_hashes, {});
-    assert.deepEqual(summary.fields_not_imported, { 'first_name/last_name': 11 });
     // root, made by createsuperuser, is the one is_staff/is_superuser user: it gets the admin role.
     assert.equal(summary.admins, 1);
     assert.deepEqual(summary.not_imported, []);
@@ -141,13 +146,14 @@ describeEachDatabase('import from django-allauth', ENV, ({ server, kind }) => {
     assert.ok(!JSON.stringify(summary).includes('fixture-oidc-secret'));
   });
 
-  it('brings over usernames, addresses with their flags, is_active and dates', async () => {
+  it('brings over usernames, names, addresses with their flags, is_active and dates', async () => {
     const db = server().app.deps.db;
     const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
     assert.deepEqual(users.map((u) => u.username).sort(), Object.keys(USERS).sort());
     for (const user of users) {
       const expected = USERS[user.username!]!;
       assert.equal(user.is_active, expected.active ? 1 : 0, user.username!);
+      assert.deepEqual([user.first_name, user.last_name], NAMES[user.username!] ?? ['', ''], user.username!);
       assert.equal(user.is_admin, user.username === 'root' ? 1 : 0, user.username!);
       assert.equal(new Date(user.created_at).toISOString(), expected.joined, user.username!);
       assert.equal(new Date(user.last_login_at!).toISOString(), expected.lastLogin, user.username!);

@@ -23,8 +23,8 @@ describeEachDatabase('OpenID provider: authorization code', IDP_ENV, ({ server }
     assert.equal(doc.end_session_endpoint, `${base}/identity/o/logout`);
     assert.equal(doc.jwks_uri, `${base}/.well-known/jwks.json`);
     assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
-    // Only the claims users here have (no names yet).
-    assert.deepEqual([...doc.claims_supported].sort(), ['amr', 'auth_time', 'email', 'email_verified', 'iss', 'phone_number', 'phone_number_verified', 'preferred_username', 'sid', 'sub']);
+    // The claims users here have: the names with profile, as the reference's (test/idp/profile-claims.test.ts adds custom ones).
+    assert.deepEqual([...doc.claims_supported].sort(), ['amr', 'auth_time', 'email', 'email_verified', 'family_name', 'given_name', 'iss', 'name', 'phone_number', 'phone_number_verified', 'preferred_username', 'sid', 'sub']);
     const jwks = await (await fetch(doc.jwks_uri)).json();
     assert.equal(jwks.keys.length, 1);
     assert.equal(jwks.keys[0].d, undefined, 'no private part');

@@ -66,6 +66,8 @@ describeEachDatabase('provider redirect flow', providersEnv(PROVIDERS, { ACCOUNT
     assert.notEqual(browser.cookies.get('csrftoken'), csrfBefore, 'the login rotated the CSRF token');
     const accounts = await browser.get('/account/providers');
     assert.deepEqual(accounts.body.data.map((a: any) => [a.uid, a.display]), [[account.sub, account.email]]);
+    // The new account takes the provider's names, as the reference's populate_user gives them.
+    assert.deepEqual((await browser.get('/account/profile')).body.data, { first_name: 'Ada', last_name: 'Lovelace' });
   });
 
   it('asks the provider for what the reference asks, with PKCE S256, and a nonce', async () => {

@@ -58,7 +58,6 @@ export function summaryJson(summary: ImportSummary, source: string) {
     })),
     password_hashes: summary.passwordHashes,
     unverifiable_password_hashes: summary.unverifiableHashes,
-    fields_not_imported: summary.fieldsNotImported,
     admins: summary.admins,
     not_imported: summary.notImported.map((n) => ({ table: n.table, rows: n.rows, ...(n.byType ? { by_type: n.byType } : {}), reason: n.reason, what: n.what })),
     social_providers: summary.providers.map((p) => ({
@@ -124,7 +123,6 @@ export function summaryText(summary: ImportSummary, source: string): string {
   if (Object.keys(summary.unverifiableHashes).length) {
     out.push(`  in no format this server verifies: ${list(summary.unverifiableHashes)}; those users must reset their password`);
   }
-  if (Object.keys(summary.fieldsNotImported).length) out.push(`fields with no place here, not imported: ${list(summary.fieldsNotImported)} (users having them)`);
   if (summary.admins > 0) out.push(`admin role: ${summary.admins} user(s), is_staff or is_superuser in the source (the admin console asks them for a second factor)`);
   out.push(...providersText(summary));
   if (summary.notImported.length) out.push('', 'not carried over (no counterpart here):');

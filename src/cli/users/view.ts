@@ -1,3 +1,4 @@
+import { fullName } from '../../domain/user.js';
 import type { CliContext } from '../context.js';
 import type { UserOverview } from '../../store/users.js';
 import type { EmailAddress } from '../../store/email-addresses.js';
@@ -58,6 +59,9 @@ export function userJson(user: UserOverview) {
     password: { scheme, current },
     created_at: isoTime(user.createdAt),
     last_login_at: isoTime(user.lastLoginAt),
+    first_name: user.firstName,
+    last_name: user.lastName,
+    profile: user.profile,
   };
 }
 
@@ -81,6 +85,7 @@ export function detailsText(details: UserDetails): string {
   const lines = [
     `user ${user.id}`,
     `  username:       ${user.username ?? '-'}`,
+    `  name:           ${fullName(user) || '-'}`,
     `  active:         ${user.isActive ? 'yes' : 'no (disabled)'}`,
     `  admin:          ${user.isAdmin ? 'yes' : 'no'}`,
     `  password:       ${describePassword(user.passwordHash).text}`,
@@ -91,6 +96,7 @@ export function detailsText(details: UserDetails): string {
   if (details.importedFrom) {
     lines.push(`  imported from:  ${details.importedFrom.source} user ${details.importedFrom.sourceId} at ${formatTime(details.importedFrom.importedAt)}`);
   }
+  for (const [field, value] of Object.entries(user.profile)) lines.push(`  ${`${field}:`.padEnd(16)}${String(value)}`);
   lines.push(`  email addresses:${details.addresses.length === 0 ? ' none' : ''}`);
   for (const a of details.addresses) lines.push(`    ${a.email}${a.primary ? '  primary' : ''}${a.verified ? '  verified' : '  unverified'}`);
   lines.push(`  authenticators: ${details.authenticators.map((a) => `${a.type} ${a.id}`).join(', ') || 'none'}`);

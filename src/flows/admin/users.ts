@@ -15,6 +15,9 @@ import { revokeProviderGrants } from '../idp/grant-revocation.js';
 import { addressesOf } from './email-addresses.js';
 import { phoneOf } from './phones.js';
 import type { AdminDeps } from './webhooks.js';
+import type { ProfileValue } from '../../domain/user.js';
+import { checkProfile, NAME_FIELDS, requiredNames } from '../account/profile-fields.js';
+import { saveProfileChange } from '../account/profile-change.js';
 
 // An administrator's changes to an account: creating and deleting it,
 // enabling or disabling it, its username, its password (set, or a reset
@@ -229,4 +232,46 @@ export function hasAdminRole(deps: AdminDeps, userId: number): Promise<boolean> 
 export async function isSoleActiveAdmin(deps: AdminDeps, userId: number): Promise<boolean> {
   const admins = await listUserOverviews(deps.db, { afterId: 0, limit: 2, active: true, admin: true });
   return admins.length === 1 && admins[0]!.id === userId;
+}
+
+export interface ProfileEdit {
+  first_name?: string | null;
+  last_name?: string | null;
+  /** ACCOUNT_PROFILE_SCHEMA fields; null or "" clears one. */
+  profile?: Record<string, unknown>;
+}
+
+/**
+ * Changes the user's names and profile fields under the rules the user's
+ * own profile endpoint applies; errors of a profile field name it
+ * `profile.<field>`. A `profile.changed` event lists what changed.
+ */
+export async function changeProfile(deps: AdminDeps, source: AuditSource, user: User, edit: ProfileEdit): Promise<{ ok: true; changed: string[] } | { ok: false; errors: FieldError[] }> {
+  const given = Object.entries(edit.profile ?? {});
+  const misplaced = given.find(([key]) => (NAME_FIELDS as readonly string[]).includes(key));
+  if (misplaced) return { ok: false, errors: [{ code: 'invalid', param: `profile.${misplaced[0]}`, message: msg('invalid.names_beside_profile') }] };
+  const body: Record<string, unknown> = Object.fromEntries(given);
+  if (edit.first_name !== undefined) body.first_name = edit.first_name;
+  if (edit.last_name !== undefined) body.last_name = edit.last_name;
+  const checked = checkProfile(deps.config, body, user.profile, { signup: false, requiredNames: requiredNames(deps.config) });
+  if (!checked.ok) {
+    const names: readonly string[] = NAME_FIELDS;
+    return { ok: false, errors: checked.errors.map((e) => (e.param && !names.includes(e.param) ? { ...e, param: `profile.${e.param}` } : e)) };
+  }
+  return { ok: true, changed: await saveProfileChange(deps, source, user, checked.change) };
+}
+
+/**
+ * The user list's filter on a profile field, its value read as the field's
+ * type (the query string has text only); null when the field is not in
+ * ACCOUNT_PROFILE_SCHEMA or the value cannot be of its type.
+ */
+export function profileFilter(deps: AdminDeps, field: string, raw: string): { field: string; value: ProfileValue } | null {
+  const spec = deps.config.profile.fields.find((f) => f.name === field);
+  if (!spec) return null;
+  if (spec.type === 'string') return { field, value: raw };
+  if (spec.type === 'boolean') return raw === 'true' || raw === 'false' ? { field, value: raw === 'true' } : null;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || (spec.type === 'integer' && !Number.isInteger(value))) return null;
+  return { field, value };
 }

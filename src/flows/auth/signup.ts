@@ -17,6 +17,7 @@ import { advanceLogin, type Login } from '../login/pipeline.js';
 import { deleteSession } from '../../store/sessions.js';
 import { sendNotice } from '../notice.js';
 import { recordEvent } from '../../audit/recorder.js';
+import { checkProfile, requiredNames, type ProfileChange } from '../account/profile-fields.js';
 import type { AuditFailureReason } from '../../domain/audit-event.js';
 import { requestedLanguage } from '../language.js';
 
@@ -26,6 +27,8 @@ export const SignupInput = Type.Object({
   username: Type.Optional(Type.String()),
   phone: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has phone; E.164.' })),
   password: Type.Optional(Type.String()),
+  first_name: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has first_name; at most 150 characters.' })),
+  last_name: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has last_name; at most 150 characters.' })),
 });
 export type SignupInput = Static<typeof SignupInput>;
 
@@ -77,6 +80,10 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   };
   const errors = checkFields(deps, input, passkey);
   if (phone && 'error' in phone) errors.push(phone.error);
+  // The names ACCOUNT_SIGNUP_FIELDS lists and the ACCOUNT_PROFILE_SCHEMA fields, top-level keys of the body as a signup form's fields are.
+  const named = checkProfile(deps.config, raw as Record<string, unknown>, null, { signup: true, requiredNames: requiredNames(deps.config) });
+  if (!named.ok) errors.push(...named.errors);
+  const profile: ProfileChange = named.ok ? named.change : {};
   if (input.username && (await usernameExists(deps.db, input.username))) errors.push({ code: 'username_taken', param: 'username' });
   if (errors.length > 0) return invalid(...errors);
 
@@ -85,7 +92,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   const hideTakenEmail = account.preventEnumeration && account.emailVerification === 'mandatory';
   // A signup proves no factor, so it records none (as in the reference).
   const start: LoginStart = { signup: passkey ? 'passkey' : 'password' };
-  if (hideTakenEmail && input.email && !input.phone) return signupPendingVerification(deps, ctx, { ...input, email: input.email }, passwordHash, start);
+  if (hideTakenEmail && input.email && !input.phone) return signupPendingVerification(deps, ctx, { ...input, email: input.email }, profile, passwordHash, start);
   if (input.email && (await findEmailAddress(deps.db, input.email))) {
     return hideTakenEmail ? answerForTakenEmail(deps, ctx, input.email) : invalid({ code: 'email_taken', param: 'email' });
   }
@@ -95,7 +102,7 @@ export async function signup(deps: Deps, ctx: RequestContext, raw: SignupInput, 
   let created;
   try {
     created = await deps.db.transaction().execute(async (tx) => {
-      const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx) });
+      const made = await createUser(tx, { username: input.username ?? null, email: input.email ?? null, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx), ...profile });
       if (made && input.phone) await insertPhone(tx, { userId: made.userId, phone: input.phone, verified: false, now: ctx.now });
       if (made) await recordEvent(deps, tx, ctx, 'signup', { userId: made.userId, detail: signupDetail(input, passkey) });
       return made;
@@ -149,12 +156,12 @@ export async function undoSignup(deps: Deps, ctx: RequestContext, userId: number
  * key or code completes); after it commits, one mail goes out: the
  * verification, or an "account exists" notice to the owner.
  */
-async function signupPendingVerification(deps: Deps, ctx: RequestContext, input: SignupInput & { email: string }, passwordHash: string | null, start: LoginStart): Promise<Outcome> {
+async function signupPendingVerification(deps: Deps, ctx: RequestContext, input: SignupInput & { email: string }, profile: ProfileChange, passwordHash: string | null, start: LoginStart): Promise<Outcome> {
   const { email } = input;
   const mailing = await deps.limiter.consume('confirm_email', { ip: ctx.ip, key: email });
   const started = await deps.db.transaction().execute(async (tx) => {
     // Inserted without a look first: a taken address runs the same statements and leaves nothing.
-    const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx) });
+    const created = await insertUser(tx, { username: input.username ?? null, email, emailVerified: false, passwordHash, now: ctx.now, language: requestedLanguage(ctx), ...profile });
     if (!created) return { created, secret: null, state: await startPendingFlow(deps, ctx, decoyVerification(deps, ctx, email), tx) };
     await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: signupDetail(input, 'signup' in start && start.signup === 'passkey') });
     const target = { userId: created.userId, emailAddressId: created.emailAddressId!, email };

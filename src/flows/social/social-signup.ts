@@ -6,6 +6,7 @@ import type { SocialApp } from '../../social/app.js';
 import type { Identity, ProviderTokens } from '../../social/provider-type.js';
 import { conflict, forbidden, invalid, type FieldError, type Outcome } from '../outcome.js';
 import { createUser, findUserById, usernameExists } from '../../store/users.js';
+import { providerNames } from './provider-names.js';
 import { findEmailAddress, insertEmailAddress } from '../../store/email-addresses.js';
 import { insertSocialAccount } from '../../store/social-accounts.js';
 import { updateSessionState } from '../../store/sessions.js';
@@ -118,7 +119,7 @@ async function createSocialUser(
   }
   const verified = (address: string) => identity.emails.some((e) => e.verified && e.email.toLowerCase() === address.toLowerCase());
   const username = chosenUsername ?? (await pickUsername(deps, tx, identity, attempt));
-  const created = await createUser(tx, { username, email, emailVerified: email !== null && verified(email), passwordHash: null, now: ctx.now, language: requestedLanguage(ctx) });
+  const created = await createUser(tx, { username, email, emailVerified: email !== null && verified(email), passwordHash: null, now: ctx.now, language: requestedLanguage(ctx), ...providerNames(identity) });
   if (!created) throw new Taken(email && (await findEmailAddress(tx, email)) ? 'email' : 'username');
   await recordEvent(deps, tx, ctx, 'signup', { userId: created.userId, detail: { method: 'social', provider: app.id, ...(email ? { email } : {}) } });
   // The provider's other addresses join the account, except those another

@@ -19,6 +19,9 @@ export const AdminUser = Type.Object(
     password_current: Type.Boolean({ description: 'false: an imported hash, re-hashed at the next login.' }),
     created_at: Time,
     last_login_at: Time,
+    first_name: Type.String({ description: '"" when none.' }),
+    last_name: Type.String({ description: '"" when none.' }),
+    profile: Type.Object({}, { additionalProperties: Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'] }), description: 'The values of the ACCOUNT_PROFILE_SCHEMA fields the user has.' }),
   },
   { $id: 'AdminUser' },
 );

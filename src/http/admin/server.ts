@@ -33,7 +33,7 @@ export async function createAdminServer(deps: Deps, logger: Logger): Promise<Adm
   const app = fastifyBase(deps, logger, { loggerInstance: (logger as FastifyBaseLogger).child({ listener: 'admin' }) });
   registerResponseHeaders(app, config.httpSecurity);
   await app.register(cookie);
-  await registerOpenApi(app, adminApiDocument, [...sharedSchemas, ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
+  await registerOpenApi(app, adminApiDocument, [...sharedSchemas(config), ...mfaSchemas, ...adminSchemas], docsPolicy(config.httpSecurity));
   await app.register(
     async (scope) => {
       registerKeyAuth(scope, deps);

@@ -29,6 +29,9 @@ export function userView(user: UserOverview) {
     password_current: isCurrentPasswordHash(user.passwordHash),
     created_at: iso(user.createdAt),
     last_login_at: iso(user.lastLoginAt),
+    first_name: user.firstName,
+    last_name: user.lastName,
+    profile: user.profile,
   };
 }
 

@@ -27,6 +27,7 @@ export const clientEndpoints: readonly Endpoint[] = [
   ...email.addresses,
   ...account.sessions,
   account.deletion,
+  ...account.profileEndpoints,
   ...phone.phone,
   ...social.social,
   redirect,

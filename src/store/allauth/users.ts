@@ -11,8 +11,10 @@ export interface SourceUser {
   isActive: boolean;
   dateJoined: number | null;
   lastLogin: number | null;
-  /** Fields with no place here (first_name/last_name, is_staff/is_superuser). */
-  hasName: boolean;
+  /** auth_user's names: '' when none (or no such column). */
+  firstName: string;
+  lastName: string;
+  /** Django's staff and superusers: the admin role here. */
   isStaffOrSuperuser: boolean;
 }
 
@@ -55,7 +57,8 @@ export async function readUsers(source: AllauthSource, afterId: number, limit: n
     isActive: row.is_active === undefined ? true : sourceBool(row.is_active),
     dateJoined: sourceMillis(row.date_joined ?? null),
     lastLogin: sourceMillis(row.last_login ?? null),
-    hasName: !!(row.first_name || row.last_name),
+    firstName: row.first_name ?? '',
+    lastName: row.last_name ?? '',
     isStaffOrSuperuser: (row.is_staff !== undefined && sourceBool(row.is_staff)) || (row.is_superuser !== undefined && sourceBool(row.is_superuser)),
   }));
 }

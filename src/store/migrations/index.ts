@@ -16,6 +16,7 @@ import * as m016 from './016_idp_client_keys.js';
 import * as m017 from './017_idp_registration.js';
 import * as m018 from './018_idp_par.js';
 import * as m019 from './019_idp_partial_indexes.js';
+import * as m020 from './020_user_profile.js';
 import * as m021 from './021_user_language.js';
 import * as m023 from './023_social_state_secret.js';
 
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '017_idp_registration': m017,
   '018_idp_par': m018,
   '019_idp_partial_indexes': m019,
+  '020_user_profile': m020,
   '021_user_language': m021,
   '023_social_state_secret': m023,
 };

@@ -15,7 +15,8 @@ const user = (email = ''): SourceUser => ({
   isActive: true,
   dateJoined: 0,
   lastLogin: null,
-  hasName: false,
+  firstName: '',
+  lastName: '',
   isStaffOrSuperuser: false,
 });
 let nextId = 100;

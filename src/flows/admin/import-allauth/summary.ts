@@ -77,8 +77,6 @@ export class ImportSummary {
   readonly passwordHashes: Record<string, number> = {};
   /** Imported users whose hash no check here understands, by its algorithm name: they must reset their password. */
   readonly unverifiableHashes: Record<string, number> = {};
-  /** Imported users with values in fields that have no place here. */
-  readonly fieldsNotImported: Record<string, number> = {};
   /** Imported users given the admin role, being is_staff or is_superuser in the source. */
   admins = 0;
   notImported: NotImported[] = [];

@@ -95,6 +95,8 @@ async function importUser(run: ImportRun, tx: Tx, user: SourceUser, plan: Addres
     isActive: user.isActive,
     createdAt: user.dateJoined ?? run.now,
     lastLoginAt: user.lastLogin,
+    firstName: user.firstName,
+    lastName: user.lastName,
     now: run.now,
   });
   if (userId === null) {
@@ -125,7 +127,6 @@ async function importUser(run: ImportRun, tx: Tx, user: SourceUser, plan: Addres
   const scheme = passwordScheme(user.password);
   tally(summary.passwordHashes, scheme);
   if (scheme === 'unknown') tally(summary.unverifiableHashes, algorithmName(user.password));
-  if (user.hasName) tally(summary.fieldsNotImported, 'first_name/last_name');
   // Django's staff and superusers administer the site: here that is the admin role.
   if (user.isStaffOrSuperuser) {
     await setUserAdmin(tx, userId, true);

@@ -71,7 +71,13 @@ export async function passkeyLogin(deps: Deps, ctx: RequestContext, credential: 
 }
 
 /** POST /auth/webauthn/signup's body: the signup form without a password. */
-export const PasskeySignupInput = Type.Object({ email: Type.Optional(Type.String()), username: Type.Optional(Type.String()), phone: Type.Optional(Type.String()) });
+export const PasskeySignupInput = Type.Object({
+  email: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String()),
+  first_name: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has first_name.' })),
+  last_name: Type.Optional(Type.String({ description: 'When ACCOUNT_SIGNUP_FIELDS has last_name.' })),
+});
 export type PasskeySignupInput = Static<typeof PasskeySignupInput>;
 
 /** POST /auth/webauthn/signup: a signup without a password; the login then waits for the passkey. */

@@ -21,6 +21,8 @@ const ListQuery = Type.Object(
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Part of a username or address, case-insensitive (reads every user: for people searching, not for scripts on large databases).' })),
     active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
     admin: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+    profile_field: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'With profile_value: users whose ACCOUNT_PROFILE_SCHEMA field has this value.' })),
+    profile_value: Type.Optional(Type.String({ maxLength: 255, description: 'The value of profile_field, exact (text case-insensitively; numbers and true/false as written). Indexed: as fast on millions of users as on a few.' })),
     limit: Limit,
     cursor: Type.Optional(Type.String({ maxLength: 64, description: '`meta.next_cursor` of the previous page.' })),
   },
@@ -41,6 +43,11 @@ const UpdateBody = Type.Object(
   {
     username: Type.Optional(Type.Union([Type.String({ maxLength: 150 }), Type.Null()], { description: 'A new username; null or "" removes it.' })),
     is_active: Type.Optional(Type.Boolean({ description: 'false disables login and ends every session at once.' })),
+    first_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'At most 150 characters; null or "" clears it.' })),
+    last_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'As first_name.' })),
+    profile: Type.Optional(
+      Type.Object({}, { additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), description: 'ACCOUNT_PROFILE_SCHEMA fields to set; null or "" clears one; those left out stay.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -70,7 +77,7 @@ export const users = [
     path: '/users',
     tags,
     summary: 'Find users, a page at a time',
-    description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine. Errors: 400 \`invalid\` (param cursor or phone). ${COMMON_ERRORS}`,
+    description: `Users by id, ${'`limit`'} at a time; \`meta.next_cursor\` (null on the last page) fetches the next page. Paging is by id, so it is as fast deep in a million users as on the first page, and users created meanwhile never make another user appear twice or go missing. Filters combine; \`q\` also matches part of a first or last name, and \`profile_field\` with \`profile_value\` finds users by a custom profile field. Errors: 400 \`invalid\` (param cursor, phone, profile_field: not a field of ACCOUNT_PROFILE_SCHEMA, or profile_value: not of the field's type), \`required\` (profile_field or profile_value without the other). ${COMMON_ERRORS}`,
     querystring: ListQuery,
     response: responses({ 200: envelope(Type.Array(Type.Ref('AdminUser')), { paged: true }) }),
     run: async (deps, _call, { query }) => {
@@ -82,8 +89,12 @@ export const users = [
         if ('error' in parsed) return invalidInput([parsed.error]);
         phone = parsed.phone;
       }
+      if ((query.profile_field === undefined) !== (query.profile_value === undefined)) return refused(400, 'required', query.profile_field === undefined ? 'profile_field' : 'profile_value');
+      const profile = query.profile_field === undefined ? undefined : admin.profileFilter(deps, query.profile_field, query.profile_value!);
+      if (profile === null) return refused(400, 'invalid', deps.config.profile.fields.some((f) => f.name === query.profile_field) ? 'profile_value' : 'profile_field');
       const limit = limitOf(query.limit);
       const found = await admin.findUsers(deps, {
+        profile,
         afterId,
         limit,
         search: query.q,
@@ -135,13 +146,19 @@ export const users = [
     path: '/users/:id',
     tags,
     summary: 'Change a user',
-    description: `Username and active state. Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; 404 \`not_found\`; 409 \`last_admin\` (param is_active) when the console's only active administrator disables themselves. ${COMMON_ERRORS}`,
+    description: `Username, active state, names and custom profile fields (checked as the user's own profile endpoint checks them). Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\`, \`profile.changed\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; for names and profile fields (param first_name, last_name or profile.<field>) \`required\`, \`invalid\`, \`invalid_choice\`, \`max_length\`, \`min_length\`, \`max_value\`, \`min_value\`; 404 \`not_found\`; 409 \`last_admin\` (param is_active) when the console's only active administrator disables themselves. ${COMMON_ERRORS}`,
     params: UserParams,
     body: UpdateBody,
     response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
     run: async (deps, call, input, user) => {
       const body = input.body ?? {};
       if (body.is_active === false && (await lockingThemselvesOut(deps, call, user.id))) return refused(409, 'last_admin', 'is_active');
+      if (body.first_name !== undefined || body.last_name !== undefined || body.profile !== undefined) {
+        // Checked before anything else changes, so that a refused profile leaves the rest of the request undone too.
+        const edit: admin.ProfileEdit = { first_name: body.first_name, last_name: body.last_name, profile: body.profile as Record<string, unknown> | undefined };
+        const changed = await admin.changeProfile(deps, call.source(), user, edit);
+        if (!changed.ok) return invalidInput(changed.errors);
+      }
       if (body.username !== undefined) {
         const changed = await admin.changeUsername(deps, call.source(), user, body.username);
         if (!changed.ok) return invalidInput(changed.errors);
