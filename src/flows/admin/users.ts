@@ -18,13 +18,14 @@ import type { AdminDeps } from './webhooks.js';
 import type { ProfileValue } from '../../domain/user.js';
 import { checkProfile, NAME_FIELDS, requiredNames } from '../account/profile-fields.js';
 import { saveProfileChange } from '../account/profile-change.js';
+import { languageOf } from '../language.js';
 
 // An administrator's changes to an account: creating and deleting it,
 // enabling or disabling it, its username, its password (set, or a reset
 // link mailed), and the admin role. Each ends the sessions it must at once.
 // The CLI and the admin API (http/admin) are two adapters over these.
 
-type MailDeps = Parameters<typeof sendPasswordReset>[0] & { i18n: { defaultLanguage: string } };
+type MailDeps = Parameters<typeof sendPasswordReset>[0];
 
 /**
  * Disables or enables login. Disabling also ends every session of the user
@@ -169,9 +170,8 @@ export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSou
   if (!address) return { ok: false, reason: 'no_address' };
   const claims = { userId: user.id, emailAddressId: address.id, issuedAt: source.now };
   const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
-  // No request is the sender here: the default language until the account records its user's
-  // (users.language, being added; then pass that instead).
-  await sendPasswordReset(deps, deps.i18n.defaultLanguage, address.email, { key, user });
+  // No request of the user's is the sender here: the mail is in the language they last used.
+  await sendPasswordReset(deps, languageOf(deps, user), address.email, { key, user });
   await recordEvent(deps, deps.db, source, 'password.reset_requested', { userId: user.id, detail: { email: address.email } });
   return { ok: true, email: address.email };
 }
