@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'invalid_token'
   | 'client_id_required'
   | 'token_required'
+  | 'token_authentication_not_supported'
   | 'account_not_found'
   | 'connected_other'
   | 'no_password'

@@ -68,6 +68,7 @@ const MESSAGES: Record<WireErrorCode, string> = {
   invalid_token: 'The token is invalid or has expired.',
   client_id_required: 'The token needs the client_id of the app it was issued to.',
   token_required: 'Send an id_token or an access_token.',
+  token_authentication_not_supported: 'This provider does not accept tokens handed over by an app.',
   account_not_found: 'No such provider account is connected to this account.',
   connected_other: 'This provider account is connected to another user.',
   no_password: 'Set a password before disconnecting the last provider account.',

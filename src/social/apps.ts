@@ -1,4 +1,5 @@
 import type { SocialApp } from './app.js';
+import { providerType } from './providers/index.js';
 
 // Finding a configured app, and the callback path providers send the browser back to.
 
@@ -19,7 +20,12 @@ export function findApp(configured: readonly SocialApp[], id: string, clientId?:
  * redirect URIs registered for django-allauth keep working.
  */
 export function callbackPath(app: SocialApp, oidcPrefix: string): string {
-  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : `/accounts/${app.type}/login/callback/`;
+  return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : typeCallbackPath(app.type);
+}
+
+/** The callback path of a provider type other than openid_connect, under its slug. */
+export function typeCallbackPath(type: string): string {
+  return `/accounts/${providerType(type)?.slug ?? type}/login/callback/`;
 }
 
 export function oidcCallbackPath(oidcPrefix: string, providerId: string): string {

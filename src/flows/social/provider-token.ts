@@ -5,6 +5,7 @@ import type { Authenticated } from '../../social/provider-type.js';
 import { hashSecret } from '../../security/secrets.js';
 import { recordTokenUse } from '../../store/social-token-uses.js';
 import { cleanIdentity } from './identity.js';
+import { providerType } from '../../social/providers/index.js';
 import { completeSocialLogin, type Process } from './social-login.js';
 
 // POST /auth/provider/token: tokens the client obtained from the provider by
@@ -46,6 +47,8 @@ export async function providerToken(deps: Deps, ctx: RequestContext, input: Prov
     provider = typeof clientId === 'string' ? deps.social.get(input.provider, clientId) : undefined;
     if (typeof clientId !== 'string') errors.push({ code: 'client_id_required', param: 'token' });
     else if (!provider) errors.push({ code: 'invalid_token', param: 'token' });
+    // The reference's order: the provider must take tokens before the token's fields are looked at.
+    else if (!providerType(provider.app.type)?.flows.includes('provider_token')) errors.push({ code: 'token_authentication_not_supported', param: 'token' });
     else if ((idToken !== undefined && typeof idToken !== 'string') || (accessToken !== undefined && typeof accessToken !== 'string') || (!idToken && !accessToken)) {
       errors.push({ code: 'token_required', param: 'token' });
     }

@@ -5,7 +5,7 @@ import type { Deps } from '../../../flows/context.js';
 import { RedirectInput, startProviderRedirect, STATE_LIFETIME_MS } from '../../../flows/social/redirect.js';
 import { completeProviderCallback, keepPostedUser } from '../../../flows/social/callback.js';
 import { randomKey } from '../../../security/secrets.js';
-import { oidcCallbackPath } from '../../../social/apps.js';
+import { oidcCallbackPath, typeCallbackPath } from '../../../social/apps.js';
 import { providerType } from '../../../social/providers/index.js';
 import { registerClientAuth, requestContext } from '../../client-auth.js';
 import { send } from '../../render.js';
@@ -94,7 +94,7 @@ function callbackEndpoints(deps: Deps): Endpoint[] {
     );
   }
   for (const type of new Set(social.apps.map((app) => app.type).filter((type) => type !== 'openid_connect'))) {
-    const path = `${CALLBACK_PREFIX}${type}/login/callback/`;
+    const path = typeCallbackPath(type);
     const name = providerType(type)!.name;
     if (!providerType(type)!.formPost) {
       endpoints.push(
