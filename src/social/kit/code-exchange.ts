@@ -17,7 +17,8 @@ export interface TokenAnswer {
 }
 
 export interface TokenEndpoint {
-  method?: 'GET' | 'POST';
+  /** PUT: Pinterest's v3. */
+  method?: 'GET' | 'POST' | 'PUT';
   /** Where the client's credentials go: the form (default) or HTTP Basic. */
   auth?: 'post' | 'basic';
   headers?: Record<string, string>;
@@ -81,9 +82,10 @@ export interface CodeInput {
   codeVerifier: string | null;
 }
 
-export async function redeemCode(context: ProviderContext, url: string, endpoint: TokenEndpoint, input: CodeInput): Promise<TokenAnswer> {
+/** The standard exchange; `extra` adds fields a provider wants beside them (VK's device_id). */
+export async function redeemCode(context: ProviderContext, url: string, endpoint: TokenEndpoint, input: CodeInput, extra: Record<string, string> = {}): Promise<TokenAnswer> {
   const { app } = context;
-  const fields: Record<string, string> = { redirect_uri: input.redirectUri, grant_type: 'authorization_code', code: input.code };
+  const fields: Record<string, string> = { redirect_uri: input.redirectUri, grant_type: 'authorization_code', code: input.code, ...extra };
   if (endpoint.auth !== 'basic') Object.assign(fields, { client_id: app.clientId, client_secret: app.secret });
   if (input.codeVerifier && endpoint.method !== 'GET') fields.code_verifier = input.codeVerifier;
   return tokenAnswer(context, await tokenRequest(context, url, endpoint, fields));

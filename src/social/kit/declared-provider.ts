@@ -1,4 +1,4 @@
-import type { Flow, OptionSpec, OptionValue } from '../app.js';
+import type { Flow, OptionSpec, OptionValue, SocialApp } from '../app.js';
 import type { Authenticated, Identity, ProviderContext, ProviderEmail, ProviderType } from '../provider-type.js';
 import { ProviderError } from '../provider-type.js';
 import { isTrue, text, uidOf } from './claims.js';
@@ -21,7 +21,7 @@ export type Settings = Readonly<Record<string, OptionValue>>;
 export type SettingSpec = OptionSpec & { default?: OptionValue };
 
 /** A URL, fixed or built from the settings (a tenant's base URL, an API version). */
-export type UrlOf = string | ((settings: Settings) => string);
+export type UrlOf = string | ((settings: Settings, app: SocialApp) => string);
 
 /** A value of the stored data: a dotted path into it, or a function of it. */
 export type Field = string | ((data: Record<string, unknown>, settings: Settings) => unknown);
@@ -70,6 +70,8 @@ export interface OAuth2Declaration {
   /** Parameters every authorization request carries (the app's auth_params come after them). */
   authorizeParams?: Record<string, string> | ((settings: Settings) => Record<string, string>);
   token?: TokenEndpoint | ((settings: Settings) => TokenEndpoint);
+  /** Fields the code exchange adds to the standard ones, from the callback's query. */
+  tokenFields?: (params: URLSearchParams) => Record<string, string>;
   /** A code exchange of the provider's own, instead of the standard form. */
   exchange?: (context: ProviderContext, settings: Settings, input: CodeInput & { params: URLSearchParams }) => Promise<TokenAnswer>;
   /** The call that returns the user, or a function returning the extra_data. */
@@ -86,6 +88,8 @@ export interface OAuth2Declaration {
   firstName?: Field;
   lastName?: Field;
   display?: (data: Record<string, unknown>, fallback: string) => string;
+  /** What is kept as extra_data when it is not the whole profile (the fields above read the profile). */
+  storedData?: (data: Record<string, unknown>) => Record<string, unknown>;
   /** The token flow, for the providers the reference accepts tokens for. */
   tokenFlow?: (input: TokenFlowInput) => Promise<Authenticated | null>;
   validate?: ProviderType['validate'];
@@ -96,8 +100,8 @@ function read(field: Field | undefined, data: Record<string, unknown>, settings:
   return typeof field === 'string' ? pick(data, field) : field(data, settings);
 }
 
-function urlOf(url: UrlOf, settings: Settings): string {
-  return typeof url === 'string' ? url : url(settings);
+function urlOf(url: UrlOf, settings: Settings, app: SocialApp): string {
+  return typeof url === 'string' ? url : url(settings, app);
 }
 
 /** The app's settings over the declaration's defaults. */
@@ -121,7 +125,7 @@ export function declaredIdentity(declaration: OAuth2Declaration, data: Record<st
   }
   return {
     uid: uidOf(read(declaration.uid, data, settings)),
-    extraData: data,
+    extraData: declaration.storedData ? declaration.storedData(data) : data,
     emails,
     username: value(declaration.username),
     name: value(declaration.fullName),
@@ -134,7 +138,7 @@ async function profileOf(declaration: OAuth2Declaration, input: ProfileInput): P
   const spec = declaration.profile;
   if (typeof spec === 'function') return spec(input);
   const { url, query, unwrap, ...call } = spec;
-  const answer = await input.api.json(urlOf(url, input.settings), { ...call, query: typeof query === 'function' ? query(input.settings, input.token) : query });
+  const answer = await input.api.json(urlOf(url, input.settings, input.context.app), { ...call, query: typeof query === 'function' ? query(input.settings, input.token) : query });
   const user = unwrap ? pick(answer, unwrap) : answer;
   if (typeof user !== 'object' || user === null || Array.isArray(user)) throw new ProviderError(`${declaration.id}: the profile answer holds no user`);
   return user as Record<string, unknown>;
@@ -162,7 +166,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         // No ID token is checked in these flows, so no nonce to bind.
         usesNonce: false,
         async authorizationUrl(request) {
-          const url = new URL(context.endpoint(urlOf(declaration.authorizeUrl, settings)));
+          const url = new URL(context.endpoint(urlOf(declaration.authorizeUrl, settings, app)));
           const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings) : declaration.authorizeParams;
           const query: Record<string, string> = {
             [declaration.clientIdParam ?? 'client_id']: app.clientId,
@@ -184,7 +188,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
           const codeInput = { code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier };
           const token = declaration.exchange
             ? await declaration.exchange(context, settings, { ...codeInput, params: input.params })
-            : await redeemCode(context, urlOf(declaration.tokenUrl, settings), endpoint, codeInput);
+            : await redeemCode(context, urlOf(declaration.tokenUrl, settings, app), endpoint, codeInput, declaration.tokenFields?.(input.params));
           const api = providerApi(context, token.tokens.accessToken);
           const data = await profileOf(declaration, { context, settings, token, params: input.params, api });
           return { identity: identityOf(data), tokens: token.tokens };
