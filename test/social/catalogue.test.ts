@@ -42,7 +42,7 @@ before(async () => {
       ACCOUNT_EMAIL_VERIFICATION: 'none',
       ACCOUNT_SIGNUP_FIELDS: 'email,username,password1',
       SOCIALACCOUNT_QUERY_EMAIL: 'true',
-      SOCIALACCOUNT_PROVIDER_ORIGINS: JSON.stringify(standin.origins(FIXTURES)),
+      SOCIALACCOUNT_PROVIDER_ORIGINS: JSON.stringify({ ...standin.origins(FIXTURES), 'https://limited.facebook.com': `${standin.url}/limited.facebook.com` }),
     }),
   );
 });
@@ -94,4 +94,88 @@ describe('the provider catalogue, each provider against its documented answers',
       assert.deepEqual(await storedExtraData(fixture.provider, fixture.expect.uid), fixture.expect.extra_data);
     });
   }
+});
+
+describe('the token flow of the catalogue', () => {
+  const facebook = FIXTURES.find((f) => f.provider === 'facebook')!;
+  const me = facebook.calls[0]!.response as { id: string };
+
+  it('Facebook: an access token counts once debug_token says it is this app\'s; a Limited Login ID token by Facebook\'s keys', async () => {
+    const tokens: Record<string, string> = { 'EAAGm0PX4ZCpsBA': 'facebook-client', 'EAAForAnotherApp': 'another-app' };
+    standin.standin.routes.set('GET /graph.facebook.com/v19.0/debug_token', ({ url }) => {
+      if (url.searchParams.get('access_token') !== '1234567890|app-token') return { status: 400, json: { error: { message: 'Invalid OAuth access token.', code: 190 } } };
+      const app = tokens[url.searchParams.get('input_token') ?? ''];
+      return { json: { data: app ? { app_id: app, type: 'USER', is_valid: true, user_id: me.id, scopes: ['email'] } : { is_valid: false, error: { code: 190, message: 'Invalid' } } } };
+    });
+    const client = await readyClient(server, 'app');
+    const ok = await tokenLogin(client, 'facebook', { client_id: 'facebook-client', access_token: 'EAAGm0PX4ZCpsBA' });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body.data.methods.map((m: any) => [m.provider, m.uid]), [['facebook', me.id]]);
+    assertError(await tokenLogin(await readyClient(server, 'app'), 'facebook', { client_id: 'facebook-client', access_token: 'EAAForAnotherApp' }), 400, 'invalid_token', 'token');
+    assertError(await tokenLogin(await readyClient(server, 'app'), 'facebook', { client_id: 'facebook-client', access_token: 'EAAUnknown' }), 400, 'invalid_token', 'token');
+
+    standin.standin.routes.set('GET /limited.facebook.com/.well-known/oauth/openid/jwks/', async () => ({ json: await standin.standin.jwks() }));
+    const now = Math.floor(server.clock.now() / 1000);
+    // The claims of Facebook's documented Limited Login token.
+    const claims = { iss: 'https://www.facebook.com', aud: 'facebook-client', sub: me.id, iat: now, exp: now + 3600, jti: `jti-${now}`, nonce: 'nonce-of-the-app', email: 'jane.fb@example.com', given_name: 'Jane', family_name: 'Doe', name: 'Jane Doe' };
+    const limited = await tokenLogin(await readyClient(server, 'app'), 'facebook', { client_id: 'facebook-client', id_token: await standin.standin.signIdToken(claims) });
+    assert.equal(limited.status, 200, JSON.stringify(limited.body));
+    assert.equal(limited.body.data.user.id, ok.body.data.user.id);
+    const foreign = await standin.standin.signIdToken({ ...claims, aud: 'another-app', jti: 'other' });
+    assertError(await tokenLogin(await readyClient(server, 'app'), 'facebook', { client_id: 'facebook-client', id_token: foreign }), 400, 'invalid_token', 'token');
+  });
+
+  it('refuses tokens for a provider the reference takes none for', async () => {
+    assertError(await tokenLogin(await readyClient(server, 'app'), 'spotify', { client_id: 'spotify-client', access_token: 'whatever' }), 400, 'token_authentication_not_supported', 'token');
+  });
+
+  it('lists every configured provider in /config as the reference: browsers all, apps those with the token flow', async () => {
+    const browser = (await server.client('browser').get('/config')).body.data.socialaccount.providers;
+    const expected = FIXTURES.map((f) => ({ id: f.provider, name: providerType(f.provider)!.name, client_id: `${f.provider}-client` })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    assert.deepEqual(browser.map((p: any) => ({ id: p.id, name: p.name, client_id: p.client_id })), expected);
+    assert.deepEqual(browser.find((p: any) => p.id === 'spotify').flows, ['provider_redirect']);
+    const app = (await server.client('app').get('/config')).body.data.socialaccount.providers;
+    assert.deepEqual(app.map((p: any) => [p.id, p.flows]), [['facebook', ['provider_redirect', 'provider_token']]]);
+  });
+});
+
+describe('the reference\'s catalogue', () => {
+  const reference = readFileSync(new URL('./reference-providers.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => line.split(/\s+/)[0]!);
+
+  it('every provider id of the reference is served here or listed with a reason in docs/differences.md', () => {
+    assert.equal(reference.length, 122);
+    const differences = readFileSync(new URL('../../docs/differences.md', import.meta.url), 'utf8');
+    const listed = new Map([...differences.matchAll(/^\| `([^`]+)` \| ([^|]*\S[^|]*) \|/gm)].map((m) => [m[1]!, m[2]!.trim()]));
+    const missing = reference.filter((id) => !providerType(id) && !listed.has(id));
+    assert.deepEqual(missing, []);
+    // Nothing served here is listed as missing.
+    assert.deepEqual(reference.filter((id) => providerType(id) && listed.has(id)), []);
+  });
+
+  it('an allauth SOCIALACCOUNT_PROVIDERS with every provider served here starts unchanged', () => {
+    const required: Record<string, Record<string, unknown>> = {
+      okta: { OKTA_BASE_URL: 'dev-1.okta.com' },
+      auth0: { AUTH0_URL: 'https://example.eu.auth0.com' },
+      amazon_cognito: { DOMAIN: 'https://example.auth.us-east-1.amazoncognito.com' },
+      lemonldap: { LEMONLDAP_URL: 'https://auth.example.com' },
+      netiq: { NETIQ_URL: 'https://netiq.example.com' },
+      jupyterhub: { API_URL: 'https://hub.example.com' },
+    };
+    const appSettings: Record<string, Record<string, unknown>> = {
+      openid_connect: { server_url: 'https://sso.example.com' },
+      apple: { certificate_key: '' },
+    };
+    const document: Record<string, unknown> = {};
+    for (const type of providerTypes) {
+      if (type.id === 'apple') continue;
+      const app: Record<string, unknown> = { client_id: `${type.id}-id`, secret: 's', key: '', settings: appSettings[type.id] ?? {} };
+      if (type.id === 'openid_connect') app.provider_id = 'sso';
+      document[type.id] = { SCOPE: ['a', 'b'], AUTH_PARAMS: { prompt: 'consent' }, VERIFIED_EMAIL: false, OAUTH_PKCE_ENABLED: true, ...required[type.id], APPS: [app] };
+    }
+    const config = loadConfig({ SECRET_KEY: 'a-secret-key-long-enough-for-the-test-0123456789', SOCIALACCOUNT_PROVIDERS: JSON.stringify(document) });
+    assert.equal(config.social.apps.length, providerTypes.length - 1);
+  });
 });
