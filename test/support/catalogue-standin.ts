@@ -14,6 +14,8 @@ export interface FixtureCall {
   url: string;
   /** Where the access token must be: bearer, scheme:<Name>, query:<param>, header:<name>, form:<field> or none. */
   token: string;
+  /** Headers the provider insists on (lower-case names). */
+  headers?: Record<string, string>;
   response: unknown;
 }
 
@@ -24,7 +26,7 @@ export interface Fixture {
   /** Provider-level settings (upper-case keys). */
   settings?: Record<string, unknown>;
   app?: { settings?: Record<string, unknown>; key?: string };
-  authorize: { url: string; scope: string; pkce: boolean; params?: Record<string, string>; clientIdParam?: string };
+  authorize: { url: string; scope: string; pkce: boolean; params?: Record<string, string>; clientIdParam?: string; callbackPath?: string };
   /** More query parameters the provider sends back with the code. */
   callback?: Record<string, string>;
   token: {
@@ -35,6 +37,8 @@ export interface Fixture {
     /** Fields the exchange must carry (custom exchanges). */
     fields?: Record<string, string>;
     response: unknown;
+    /** Headers the provider insists on (lower-case names). */
+    headers?: Record<string, string>;
     /** Answers to other grants at the same endpoint (Facebook's app token). */
     grants?: Record<string, unknown>;
   };
@@ -110,6 +114,7 @@ export async function startCatalogueStandin(): Promise<CatalogueStandin> {
       standin.routes.set(`${fixture.token.method} ${standinPath(fixture.token.url)}`, (request) => {
         const fields = fixture.token.method === 'GET' ? Object.fromEntries(request.url.searchParams) : request.body;
         const grant = fields.grant_type;
+        for (const [name, value] of Object.entries(fixture.token.headers ?? {})) if (request.headers[name] !== value) return refuse(`header ${name}`);
         if (grant && grant !== 'authorization_code' && fixture.token.grants?.[grant]) return { json: fixture.token.grants[grant] };
         if (fixture.token.auth === 'custom') {
           for (const [name, value] of Object.entries(fixture.token.fields ?? {})) {
@@ -130,6 +135,7 @@ export async function startCatalogueStandin(): Promise<CatalogueStandin> {
         const wanted = new URL(call.url);
         standin.routes.set(`${call.method} ${standinPath(call.url)}`, (request) => {
           if (!carriesToken(request, call.token, token)) return { status: 401, json: { error: 'invalid_token' } };
+          for (const [name, value] of Object.entries(call.headers ?? {})) if (request.headers[name] !== value) return refuse(`header ${name}`);
           for (const [name, value] of wanted.searchParams) {
             if (!request.url.searchParams.getAll(name).includes(value)) return refuse(`query ${name}`);
           }
