@@ -25,10 +25,18 @@ export interface ApiAnswer {
   body: unknown;
 }
 
+/**
+ * Integers beyond 2^53 (Strava's and X's ids) would lose digits as numbers:
+ * they are kept as their exact digits, a string (the source text of the number).
+ */
+function exactIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  return typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source) ? context.source : value;
+}
+
 /** Parses a provider's answer: JSON, whatever its content type says (Weibo sends text/plain). */
 function parse(text: string, what: string, status: number): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text, exactIntegers as (key: string, value: unknown) => unknown);
   } catch {
     throw new ProviderError(`${what}: answered ${status} without JSON`);
   }
