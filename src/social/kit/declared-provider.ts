@@ -50,6 +50,23 @@ export interface TokenFlowInput {
   accessToken?: string;
   /** The identity the declaration derives from extra_data. */
   identityOf(data: Record<string, unknown>): Identity;
+  /** The declaration's profile step for an access token handed over (its extra_data). */
+  profileOf(accessToken: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The token flow of an access token: it counts only once the provider named
+ * the user it was issued to for this app (`owner`: that user's uid, or null
+ * for another app's token), and the profile behind it is that user.
+ */
+export function ownedAccessToken(owner: (api: Api, input: TokenFlowInput) => Promise<string | null>): NonNullable<OAuth2Declaration['tokenFlow']> {
+  return async (input) => {
+    if (!input.accessToken) return null;
+    const uid = await owner(providerApi(input.context, input.accessToken), input);
+    if (uid === null) return null;
+    const identity = input.identityOf(await input.profileOf(input.accessToken));
+    return identity.uid === uid ? { identity, tokens: { accessToken: input.accessToken, refreshToken: null, expiresAt: null } } : null;
+  };
 }
 
 export interface OAuth2Declaration {
@@ -194,7 +211,16 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
           return { identity: identityOf(data), tokens: token.tokens };
         },
         async verifyToken(token) {
-          return declaration.tokenFlow ? declaration.tokenFlow({ context, settings, ...token, identityOf }) : null;
+          if (!declaration.tokenFlow) return null;
+          const profile = (accessToken: string) =>
+            profileOf(declaration, {
+              context,
+              settings,
+              token: { raw: { access_token: accessToken }, tokens: { accessToken, refreshToken: null, expiresAt: null } },
+              params: new URLSearchParams(),
+              api: providerApi(context, accessToken),
+            });
+          return declaration.tokenFlow({ context, settings, ...token, identityOf, profileOf: profile });
         },
         display: (data) => (declaration.display ?? accountDisplay)(data, app.name),
       };
