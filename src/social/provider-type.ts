@@ -80,7 +80,7 @@ export interface ProviderContext {
   timeoutSeconds: number;
   /** SOCIALACCOUNT_QUERY_EMAIL: ask for the email scope. */
   queryEmail: boolean;
-  /** A provider's fixed URL as this server reaches it (SOCIALACCOUNT_PROVIDER_ORIGINS may serve an origin elsewhere). */
+  /** A provider URL this server calls, as it reaches it (SOCIALACCOUNT_PROVIDER_ORIGINS may serve an origin elsewhere). */
   endpoint(url: string): string;
   now(): number;
 }

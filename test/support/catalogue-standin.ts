@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { pkceMatches, startStandin, type Standin, type StandinRequest, type StandinResponse } from './standin.js';
 
 // One loopback stand-in for every provider of the catalogue: each provider
@@ -101,7 +100,7 @@ export async function startCatalogueStandin(): Promise<CatalogueStandin> {
     origins(fixtures) {
       const origins: Record<string, string> = {};
       for (const fixture of fixtures) {
-        for (const url of [fixture.authorize.url, fixture.token.url, ...fixture.calls.map((c) => c.url)]) {
+        for (const url of [fixture.token.url, ...fixture.calls.map((c) => c.url)]) {
           const { origin, host } = new URL(url);
           origins[origin] = `${standin.url}/${host}`;
         }
@@ -147,9 +146,3 @@ export async function startCatalogueStandin(): Promise<CatalogueStandin> {
   };
 }
 
-/** The authorization URL our server sent the browser to, mapped back to the provider's own. */
-export function providerUrl(standinUrl: string, location: string): URL {
-  assert.ok(location.startsWith(`${standinUrl}/`), `expected a redirect to the stand-in, got ${location}`);
-  const rest = location.slice(standinUrl.length + 1);
-  return new URL(`https://${rest}`);
-}

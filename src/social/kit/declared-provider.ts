@@ -183,7 +183,8 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         // No ID token is checked in these flows, so no nonce to bind.
         usesNonce: false,
         async authorizationUrl(request) {
-          const url = new URL(context.endpoint(urlOf(declaration.authorizeUrl, settings, app)));
+          // The browser goes to the provider itself: only this server's own calls are served elsewhere.
+          const url = new URL(urlOf(declaration.authorizeUrl, settings, app));
           const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings) : declaration.authorizeParams;
           const query: Record<string, string> = {
             [declaration.clientIdParam ?? 'client_id']: app.clientId,
