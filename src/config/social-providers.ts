@@ -95,6 +95,8 @@ function parseOption(where: string, name: string, spec: OptionSpec, value: unkno
     case 'integer':
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(at, 'expected a whole number, 0 or more');
       return value;
+    case 'json':
+      return value;
     case 'string':
       if (typeof value !== 'string' || value.trim() === '') fail(at, 'expected a non-empty string');
       if (spec.oneOf && !spec.oneOf.includes(value)) fail(at, `expected one of ${spec.oneOf.join(', ')}`);
@@ -130,14 +132,15 @@ function migrateServers(where: string, servers: unknown): unknown[] {
   });
 }
 
-function commonSettings(options: Record<string, OptionValue>): CommonSettings {
+function commonSettings(options: Record<string, OptionValue>, type: ProviderType): CommonSettings {
   return {
     scope: (options.scope as string[] | undefined) ?? null,
     authParams: (options.auth_params as Record<string, string> | undefined) ?? {},
     verifiedEmail: (options.verified_email as boolean | string[] | undefined) ?? false,
     emailAuthentication: (options.email_authentication as boolean | undefined) ?? null,
-    // On unless turned off: PKCE costs nothing and defends the code against interception.
-    pkce: (options.oauth_pkce_enabled as boolean | undefined) ?? true,
+    // On unless turned off (PKCE costs nothing and defends the code against interception), except for
+    // the catalogue's providers that the reference runs without it: not every one of them accepts it.
+    pkce: (options.oauth_pkce_enabled as boolean | undefined) ?? type.pkceDefault ?? true,
     hidden: (options.hidden as boolean | undefined) ?? false,
   };
 }
@@ -176,7 +179,7 @@ function parseApp(type: ProviderType, where: string, raw: unknown, providerLevel
     clientId,
     secret: text('secret', false),
     key: text('key', false),
-    common: commonSettings(options),
+    common: commonSettings(options, type),
     options: Object.fromEntries(Object.entries(options).filter(([name]) => !(name in COMMON_OPTIONS))),
   };
   const problem = type.validate?.(app);

@@ -3,6 +3,7 @@ import type { EmailVerification } from './config.js';
 import type { SignupFields } from './signup-fields.js';
 import type { SocialApp } from '../social/app.js';
 import { parseSocialProviders } from './social-providers.js';
+import { isAcceptableEndpoint } from '../social/kit/loopback.js';
 
 // Social login settings, under the reference's SOCIALACCOUNT_* names and
 // with its defaults. The providers themselves: social-providers.ts.
@@ -31,6 +32,34 @@ export interface SocialSettings {
   requestsTimeout: number;
   /** The path segment of openid_connect callbacks: /accounts/<prefix>/<provider_id>/login/callback/. */
   openIdConnectUrlPrefix: string;
+  /** SOCIALACCOUNT_PROVIDER_ORIGINS: a provider's fixed origin (lower case) → the base URL it is reached at instead. */
+  providerOrigins: Readonly<Record<string, string>>;
+}
+
+/**
+ * SOCIALACCOUNT_PROVIDER_ORIGINS (ours, not the reference's): the catalogue's
+ * providers have fixed URLs; this serves an origin at another base URL (an
+ * egress proxy, or a loopback stand-in in the tests). https, or http on loopback.
+ */
+function readProviderOrigins(env: Env): Record<string, string> {
+  const raw = readJsonObject(env, 'SOCIALACCOUNT_PROVIDER_ORIGINS') ?? {};
+  const out: Record<string, string> = {};
+  for (const [origin, base] of Object.entries(raw)) {
+    let from: URL;
+    let to: URL;
+    try {
+      from = new URL(origin);
+      to = new URL(String(base));
+    } catch {
+      throw new ConfigError(`SOCIALACCOUNT_PROVIDER_ORIGINS: "${origin}": expected an origin mapped to an absolute URL`);
+    }
+    if (from.origin !== origin.replace(/\/+$/, '').toLowerCase() || typeof base !== 'string') {
+      throw new ConfigError(`SOCIALACCOUNT_PROVIDER_ORIGINS: "${origin}": expected an origin (scheme and host, no path) mapped to a URL`);
+    }
+    if (!isAcceptableEndpoint(to)) throw new ConfigError(`SOCIALACCOUNT_PROVIDER_ORIGINS: "${origin}": expected an https URL (http only on this machine's loopback address)`);
+    out[from.origin] = base.replace(/\/+$/, '');
+  }
+  return out;
 }
 
 export function readSocialSettings(
@@ -77,5 +106,6 @@ export function readSocialSettings(
     only,
     requestsTimeout: readInt(env, 'SOCIALACCOUNT_REQUESTS_TIMEOUT', 5, { min: 1, max: 60 }),
     openIdConnectUrlPrefix,
+    providerOrigins: readProviderOrigins(env),
   };
 }

@@ -48,6 +48,7 @@ export type ErrorCode =
   | 'client_id_required'
   | 'token_authentication_not_supported'
   | 'token_required'
+  | 'token_authentication_not_supported'
   | 'account_not_found'
   | 'connected_other'
   | 'no_password'

@@ -6,7 +6,7 @@
 export type Flow = 'provider_redirect' | 'provider_token';
 
 /** A setting a provider type accepts: `name` in an app's settings, `NAME` at the provider level. */
-export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'integer';
+export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'integer' | 'json';
 
 export interface OptionSpec {
   kind: OptionKind;
@@ -17,7 +17,13 @@ export interface OptionSpec {
   appOnly?: boolean;
 }
 
-export type OptionValue = string | boolean | number | string[] | Record<string, string>;
+/**
+ * A parsed setting: string, boolean, number, string[] or Record<string, string> as its
+ * kind says; any JSON value for `json` (the reference's settings taken as
+ * given: read by a provider, or of no use here but accepted so that its
+ * configuration starts unchanged).
+ */
+export type OptionValue = unknown;
 
 /** Settings every provider type accepts, with the reference's names. */
 export interface CommonSettings {

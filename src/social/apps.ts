@@ -24,9 +24,10 @@ export function callbackPath(app: SocialApp, oidcPrefix: string): string {
   return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : typeCallbackPath(app.type);
 }
 
-/** The callback path of a provider type other than openid_connect. */
+/** The callback path of a provider type other than openid_connect, under its slug. */
 export function typeCallbackPath(type: string): string {
-  return `/accounts/${type}/${providerType(type)?.callback?.path ?? 'login/callback/'}`;
+  const provider = providerType(type);
+  return `/accounts/${provider?.slug ?? type}/${provider?.callback?.path ?? 'login/callback/'}`;
 }
 
 export function oidcCallbackPath(oidcPrefix: string, providerId: string): string {

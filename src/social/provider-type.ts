@@ -112,6 +112,8 @@ export interface ProviderContext {
   timeoutSeconds: number;
   /** SOCIALACCOUNT_QUERY_EMAIL: ask for the email scope. */
   queryEmail: boolean;
+  /** A provider URL this server calls, as it reaches it (SOCIALACCOUNT_PROVIDER_ORIGINS may serve an origin elsewhere). */
+  endpoint(url: string): string;
   now(): number;
 }
 
@@ -140,6 +142,10 @@ export interface ProviderType {
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** The flows its apps offer, as /config lists them. */
   readonly flows: readonly Flow[];
+  /** The callback path segment when it is not the id (the reference's `amazon-cognito`, `23andme`). */
+  readonly slug?: string;
+  /** PKCE when the app's settings do not say: on unless the type says otherwise (the catalogue follows the reference). */
+  readonly pkceDefault?: boolean;
   /** The provider answers with response_mode=form_post: its callback is a cross-site POST (Apple). */
   readonly formPost?: boolean;
   /** Set for protocols whose callback is not OAuth 2's. */

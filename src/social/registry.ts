@@ -14,13 +14,25 @@ export interface ProviderSettings {
   apps: SocialApp[];
   requestsTimeout: number;
   queryEmail: boolean;
+  /** SOCIALACCOUNT_PROVIDER_ORIGINS: a provider origin → the base URL it is reached at instead. */
+  providerOrigins: Readonly<Record<string, string>>;
+}
+
+/** Rewrites a provider's fixed URL whose origin is served elsewhere; others are kept as they are. */
+export function endpointRewriter(origins: Readonly<Record<string, string>>): (url: string) => string {
+  return (url) => {
+    const origin = /^https?:\/\/[^/?#]+/i.exec(url)?.[0];
+    const base = origin === undefined ? undefined : origins[origin.toLowerCase()];
+    return base === undefined ? url : `${base}${url.slice(origin!.length)}`;
+  };
 }
 
 export function createSocialProviders(settings: ProviderSettings, now: () => number): SocialProviders {
+  const endpoint = endpointRewriter(settings.providerOrigins);
   const byApp = new Map(
     settings.apps.map((app) => [
       app,
-      providerType(app.type)!.create({ app, timeoutSeconds: settings.requestsTimeout, queryEmail: settings.queryEmail, now }),
+      providerType(app.type)!.create({ app, timeoutSeconds: settings.requestsTimeout, queryEmail: settings.queryEmail, endpoint, now }),
     ]),
   );
   return {

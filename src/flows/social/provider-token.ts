@@ -47,7 +47,8 @@ export async function providerToken(deps: Deps, ctx: RequestContext, input: Prov
     provider = typeof clientId === 'string' ? deps.social.get(input.provider, clientId) : undefined;
     if (typeof clientId !== 'string') errors.push({ code: 'client_id_required', param: 'token' });
     else if (!provider) errors.push({ code: 'invalid_token', param: 'token' });
-    else if (!providerType(provider.app.type)!.flows.includes('provider_token')) errors.push({ code: 'token_authentication_not_supported', param: 'provider' });
+    // The reference's order: the provider must take tokens before the token's fields are looked at (its clean_provider, so param provider).
+    else if (!providerType(provider.app.type)?.flows.includes('provider_token')) errors.push({ code: 'token_authentication_not_supported', param: 'provider' });
     else if ((idToken !== undefined && typeof idToken !== 'string') || (accessToken !== undefined && typeof accessToken !== 'string') || (!idToken && !accessToken)) {
       errors.push({ code: 'token_required', param: 'token' });
     }

@@ -1,36 +1,30 @@
-import type { ProviderType } from '../provider-type.js';
-import { stringOption } from '../app.js';
-import { oauth2Provider } from '../kit/oauth2-provider.js';
-import { bearerGet, bearerGetObject, isObject } from '../kit/api.js';
-import { singleEmail, text, uidOf } from '../kit/claims.js';
+import { declareOAuth2Provider, ownedAccessToken } from '../kit/declared-provider.js';
+import { isObject } from '../kit/api.js';
+import { uidOf } from '../kit/claims.js';
 
 // GitLab (gitlab.com, or a self-managed instance at gitlab_url): OAuth 2, the
 // user from /api/v4/user. GitLab does not say whether that address is
-// verified, so it counts as unverified (as in the reference).
+// verified, so it counts as unverified (as in the reference). The token flow
+// (ours) takes an access token once token introspection names this app.
 
-export const gitlab: ProviderType = {
+export const gitlab = declareOAuth2Provider({
   id: 'gitlab',
   name: 'GitLab',
-  flows: ['provider_redirect', 'provider_token'],
-  options: { gitlab_url: { kind: 'url' } },
-  create(context) {
-    const base = stringOption(context.app, 'gitlab_url') ?? 'https://gitlab.com';
-    return oauth2Provider(context, {
-      issuer: base,
-      authorizationEndpoint: `${base}/oauth/authorize`,
-      tokenEndpoint: `${base}/oauth/token`,
-      defaultScope: ['read_user'],
-      async profile(config, accessToken) {
-        const user = await bearerGetObject(config, accessToken, `${base}/api/v4/user`);
-        return { uid: uidOf(user.id), extraData: user, emails: singleEmail(user.email, false), username: text(user.username), name: text(user.name) };
-      },
-      async tokenOwner(config, accessToken) {
-        // Token introspection names the application a token belongs to.
-        const info = await bearerGet(config, accessToken, `${base}/oauth/token/info`);
-        if (info.status !== 200 || !isObject(info.body) || !isObject(info.body.application)) return null;
-        if (info.body.application.uid !== context.app.clientId) return null;
-        return uidOf(info.body.resource_owner_id);
-      },
-    });
-  },
-};
+  // PKCE on, as for this server's first provider types (GitLab accepts it).
+  pkce: true,
+  settings: { gitlab_url: { kind: 'url', default: 'https://gitlab.com' } },
+  authorizeUrl: (s) => `${s.gitlab_url as string}/oauth/authorize`,
+  tokenUrl: (s) => `${s.gitlab_url as string}/oauth/token`,
+  scope: ['read_user'],
+  profile: { url: (s) => `${s.gitlab_url as string}/api/v4/user` },
+  uid: 'id',
+  email: 'email',
+  verified: false,
+  username: 'username',
+  fullName: 'name',
+  tokenFlow: ownedAccessToken(async (api, { context, settings }) => {
+    const info = await api.answer(`${settings.gitlab_url as string}/oauth/token/info`);
+    if (info.status !== 200 || !isObject(info.body) || !isObject(info.body.application)) return null;
+    return info.body.application.uid === context.app.clientId ? uidOf(info.body.resource_owner_id) : null;
+  }),
+});

@@ -15,8 +15,22 @@ import { pocket } from './pocket.js';
 
 const notOAuth2: readonly ProviderType[] = [twitter, discogs, evernote, fiveHundredPx, flickr, openstreetmap, trello, tumblr, vimeo, xing, pocket, steam, telegram];
 
+// The OAuth 2 / OpenID Connect catalogue (one declaration per provider).
+import { oauth2Catalogue } from './catalogue/index.js';
+
 /** Every provider type SOCIALACCOUNT_PROVIDERS may name. A new provider is one file here and one line below. */
-export const providerTypes: readonly ProviderType[] = [openidConnect, google, apple, microsoft, github, gitlab, discord, ...notOAuth2];
+export const providerTypes: readonly ProviderType[] = [
+  openidConnect,
+  google,
+  apple,
+  microsoft,
+  github,
+  gitlab,
+  discord,
+  // The OAuth 2 / OpenID Connect catalogue.
+  ...oauth2Catalogue,
+  ...notOAuth2,
+];
 
 export function providerType(id: string): ProviderType | undefined {
   return providerTypes.find((type) => type.id === id);

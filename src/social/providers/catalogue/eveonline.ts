@@ -1,0 +1,11 @@
+import { declareOAuth2Provider } from '../../kit/declared-provider.js';
+
+export const eveonline = declareOAuth2Provider({
+  id: 'eveonline',
+  name: 'EVE Online',
+  authorizeUrl: 'https://login.eveonline.com/oauth/authorize',
+  tokenUrl: 'https://login.eveonline.com/oauth/token',
+  profile: { url: 'https://login.eveonline.com/oauth/verify' },
+  uid: 'CharacterOwnerHash',
+  fullName: 'CharacterName',
+});
