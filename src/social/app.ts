@@ -6,7 +6,8 @@
 export type Flow = 'provider_redirect' | 'provider_token';
 
 /** A setting a provider type accepts: `name` in an app's settings, `NAME` at the provider level. */
-export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem';
+/** `object`: a nested JSON object the provider type checks itself (SAML's idp, sp, advanced). */
+export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'object';
 
 export interface OptionSpec {
   kind: OptionKind;
@@ -17,7 +18,7 @@ export interface OptionSpec {
   appOnly?: boolean;
 }
 
-export type OptionValue = string | boolean | string[] | Record<string, string>;
+export type OptionValue = string | boolean | string[] | Record<string, string> | Readonly<Record<string, unknown>>;
 
 /** Settings every provider type accepts, with the reference's names. */
 export interface CommonSettings {

@@ -16,6 +16,7 @@ import * as m016 from './016_idp_client_keys.js';
 import * as m017 from './017_idp_registration.js';
 import * as m018 from './018_idp_par.js';
 import * as m019 from './019_idp_partial_indexes.js';
+import * as m022 from './022_saml.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '017_idp_registration': m017,
   '018_idp_par': m018,
   '019_idp_partial_indexes': m019,
+  '022_saml': m022,
 };
