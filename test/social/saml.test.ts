@@ -1,4 +1,4 @@
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,10 @@ import { inflateRawSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { createLogger } from '../../src/observability/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/env.js';
 import { databaseKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { startTestServer, TEST_SECRET, type TestServer } from '../support/server.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect } from '../support/social.js';
@@ -28,9 +30,11 @@ import { enableTotp, pendingFlow, totpAt } from '../mfa/support.js';
 const skip = simpleSamlSkipReason();
 const idp: SimpleSamlIdp | null = skip ? null : await startSimpleSaml();
 after(() => idp?.close());
+const KINDS = await databaseKinds();
 
 const keyDir = mkdtempSync(join(tmpdir(), 'saml-test-keys-'));
 const forger = makeKeyPair(keyDir, 'forger');
+const spKeys = makeKeyPair(keyDir, 'sp');
 rmSync(keyDir, { recursive: true, force: true });
 
 const FRONTEND = 'http://localhost:3000';
@@ -68,6 +72,16 @@ function providers(idp: SimpleSamlIdp) {
           },
         },
         {
+          name: 'Encrypted',
+          provider_id: 'urn:test:crypt',
+          client_id: 'crypt',
+          settings: {
+            idp: { entity_id: IDP_ENTITY_ID, sso_url: idp.ssoUrl, x509cert: idp.keys.cert },
+            sp: { entity_id: 'urn:test:sp:crypt' },
+            advanced: { want_assertion_encrypted: true, private_key: spKeys.key, x509cert: spKeys.cert, metadata_signed: true, authn_request_signed: true },
+          },
+        },
+        {
           name: 'Forged',
           provider_id: FORGER_ENTITY,
           client_id: 'forge',
@@ -95,7 +109,27 @@ function logSink(): { stream: Writable; lines: any[] } {
   return { stream, lines };
 }
 
-for (const { kind, skip: dbSkip } of await databaseKinds()) {
+describe('SAML settings are checked at start', () => {
+  const load = (settings: Record<string, unknown>, app: Record<string, unknown> = {}) => () =>
+    loadConfig({ SECRET_KEY: TEST_SECRET, SOCIALACCOUNT_PROVIDERS: JSON.stringify({ saml: { APPS: [{ provider_id: 'urn:x', client_id: 'org', settings, ...app }] } }) });
+  const idp = { entity_id: 'urn:idp', sso_url: 'https://idp.example/sso', x509cert: forger.cert };
+  for (const [label, settings, app, message] of [
+    ['no idp', {}, {}, /idp: required/],
+    ['neither metadata_url nor sso_url and x509cert', { idp: { entity_id: 'urn:idp', sso_url: 'https://idp.example/sso' } }, {}, /give metadata_url, or sso_url and x509cert/],
+    ['a certificate that is none', { idp: { ...idp, x509cert: 'MIIBnope' } }, {}, /idp\.x509cert: not a readable/],
+    ['an unknown advanced switch', { idp, advanced: { want_everything: true } }, {}, /unknown setting "want_everything"/],
+    ['strict off', { idp, advanced: { strict: false } }, {}, /strict: false is not supported/],
+    ['encryption without a key', { idp, advanced: { want_assertion_encrypted: true } }, {}, /need private_key and x509cert/],
+    ['SHA-1 while deprecated algorithms are refused', { idp, advanced: { signature_algorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' } }, {}, /SHA-1 is deprecated/],
+    ['a slug that is no path segment', { idp }, { client_id: 'a/b' }, /client_id: the organization slug/],
+    ['an http IdP off loopback', { idp: { ...idp, sso_url: 'http://idp.example/sso' } }, {}, /idp\.sso_url: expected an https URL/],
+  ] as const) {
+    it(`refuses ${label}`, () => assert.throws(load(settings, app), (error: Error) => error instanceof ConfigError && message.test(error.message)));
+  }
+  it('accepts a URL as provider id', () => assert.doesNotThrow(load({ idp }, { provider_id: 'https://idp.example/metadata?x=1' })));
+});
+
+for (const { kind, skip: dbSkip } of KINDS) {
   describeUnlessSkipped(`SAML 2.0 logins against SimpleSAMLphp [${kind}]`, skip ?? dbSkip, () => {
     let server: TestServer;
     const log = logSink();
@@ -106,6 +140,7 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
       for (const org of ['acme', 'meta']) {
         idp!.registerSp({ entityId: `urn:test:sp:${org}`, acs: acs(org), sls: `${server.baseUrl}/accounts/saml/${org}/sls/` });
       }
+      idp!.registerSp({ entityId: 'urn:test:sp:crypt', acs: acs('crypt'), sls: `${server.baseUrl}/accounts/saml/crypt/sls/`, encryptTo: spKeys.cert, requestsSignedWith: spKeys.cert });
     });
     after(() => server?.close());
 
@@ -136,7 +171,7 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
       assert.equal(start.status, 302);
       assert.ok(start.location!.startsWith(idp!.ssoUrl), `expected the IdP, got ${start.location}`);
       const form = await throughIdp(start.location!, user);
-      assert.equal(form.action, acs(provider === META_ID ? 'meta' : 'acme'));
+      assert.equal(form.action, acs(({ [META_ID]: 'meta', 'urn:test:crypt': 'crypt' } as Record<string, string>)[provider] ?? 'acme'));
       return deliver(browser, form);
     }
 
@@ -145,6 +180,7 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
       const listed = config.body.data.socialaccount.providers.map((p: any) => [p.id, p.name, p.client_id, p.flows]);
       assert.deepEqual(listed, [
         ['urn:test:simplesamlphp-idp', 'Acme Inc', 'acme', ['provider_redirect']],
+        ['urn:test:crypt', 'Encrypted', 'crypt', ['provider_redirect']],
         [FORGER_ENTITY, 'Forged', 'forge', ['provider_redirect']],
         [META_ID, 'Metadata Org', 'meta', ['provider_redirect']],
       ]);
@@ -218,6 +254,25 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
       assert.equal((await browser.get('/auth/session')).body.data.user.email, user.email);
     });
 
+    it('signs its AuthnRequests and opens assertions encrypted to its key, where the app says so', async () => {
+      const user = nextUser();
+      const browser = await readyClient(server, 'browser');
+      const start = await startRedirect(server, browser, { provider: 'urn:test:crypt', callback_url: CALLBACK_URL });
+      const query = new URL(start.location!).searchParams;
+      assert.equal(query.get('SigAlg'), 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      assert.ok(query.get('Signature'));
+      // SimpleSAMLphp checks that signature (validate.authnrequest) and encrypts the assertion to our certificate.
+      const form = await throughIdp(start.location!, user);
+      const posted = Buffer.from(form.fields.SAMLResponse!, 'base64').toString();
+      assert.ok(posted.includes('EncryptedAssertion') && !posted.includes(user.email), 'the assertion travels encrypted');
+      assert.equal(await deliver(browser, form), CALLBACK_URL);
+      assert.equal((await browser.get('/auth/session')).body.data.user.email, user.email);
+
+      const metadata = await (await fetch(`${server.baseUrl}/accounts/saml/crypt/metadata/`)).text();
+      assert.match(metadata, /<(ds:)?Signature/, 'the metadata is signed');
+      assert.match(metadata, /KeyDescriptor use="encryption"/);
+    });
+
     it('serves the SP metadata with the ACS and the SLS', async () => {
       const response = await fetch(`${server.baseUrl}/accounts/saml/acme/metadata/`);
       assert.equal(response.status, 200);
@@ -241,6 +296,8 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
       notOnOrAfter?: Date;
       id?: string;
       sign?: boolean;
+      /** Sign with RSA-SHA1 (deprecated). */
+      sha1?: boolean;
       /** Rewrites the signed assertion's XML (wrapping, comments). */
       tamper?: (xml: string) => string;
     }
@@ -269,12 +326,12 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
         const signer = new SignedXml({
           privateKey: forger.key,
           canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-          signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+          signatureAlgorithm: options.sha1 ? 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' : 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
         });
         signer.addReference({
           xpath: "//*[local-name(.)='Assertion']",
           transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-          digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+          digestAlgorithm: options.sha1 ? 'http://www.w3.org/2000/09/xmldsig#sha1' : 'http://www.w3.org/2001/04/xmlenc#sha256',
         });
         signer.computeSignature(assertion, { location: { reference: "//*[local-name(.)='Issuer']", action: 'after' } });
         signed = signer.getSignedXml();
@@ -321,6 +378,7 @@ for (const { kind, skip: dbSkip } of await databaseKinds()) {
     it('refuses an unsigned assertion where signing is required', () => assertRefused((id) => ({ inResponseTo: id, sign: false }), 'signature'));
     it('refuses an expired assertion', () =>
       assertRefused((id) => ({ inResponseTo: id, notBefore: new Date(Date.now() - 3600_000), notOnOrAfter: new Date(Date.now() - 600_000) }), 'expired'));
+    it('refuses a SHA-1 signature', () => assertRefused((id) => ({ inResponseTo: id, sha1: true }), 'deprecated_algorithm'));
     it('refuses an assertion for another audience', () => assertRefused((id) => ({ inResponseTo: id, audience: 'urn:someone:else' }), 'audience'));
     it('refuses an answer for another ACS (Recipient)', () => assertRefused((id) => ({ inResponseTo: id, recipient: 'https://elsewhere.example/acs/' }), 'recipient'));
     it('refuses an answer sent to another destination', () => assertRefused((id) => ({ inResponseTo: id, destination: 'https://elsewhere.example/acs/' }), 'destination'));
