@@ -15,7 +15,7 @@ import { startTestServer, TEST_SECRET, type TestServer } from '../support/server
 import { describeUnlessSkipped } from '../support/suites.js';
 import { readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect } from '../support/social.js';
-import type { ApiClient } from '../support/client.js';
+import { ApiClient } from '../support/client.js';
 import { IDP_ENTITY_ID, makeKeyPair, simpleSamlSkipReason, startSimpleSaml, throughIdp, type SamlUser, type SimpleSamlIdp } from '../support/simplesamlphp.js';
 import { enableTotp, pendingFlow, totpAt } from '../mfa/support.js';
 
@@ -273,6 +273,39 @@ for (const { kind, skip: dbSkip } of KINDS) {
       assert.match(metadata, /KeyDescriptor use="encryption"/);
     });
 
+    it('ends the session when the IdP logs the user out (single logout)', async () => {
+      const user = nextUser();
+      const browser = await readyClient(server, 'browser');
+      const idpBrowser = new ApiClient(idp!.url, 'browser');
+      const start = await startRedirect(server, browser, { provider: IDP_ENTITY_ID, callback_url: CALLBACK_URL });
+      assert.equal(await deliver(browser, await throughIdp(start.location!, user, idpBrowser)), CALLBACK_URL);
+      assert.equal((await browser.get('/auth/session')).status, 200);
+
+      // Logging out at the IdP walks the browser through every SP's SLS: ours ends the session and answers the IdP.
+      const goodbye = `${FRONTEND}/goodbye`;
+      let url = `${idp!.url}/saml2/idp/SingleLogoutService.php?ReturnTo=${encodeURIComponent(goodbye)}`;
+      const visited: string[] = [];
+      for (let hops = 0; hops < 10 && !url.startsWith(goodbye); hops++) {
+        visited.push(url);
+        const hop = await navigate(url.startsWith(server.baseUrl) ? browser : idpBrowser, url);
+        assert.ok(hop.location, `no redirect from ${url} (${hop.status})`);
+        url = hop.location;
+      }
+      assert.equal(url, goodbye);
+      assert.ok(visited.some((v) => v.startsWith(`${server.baseUrl}/accounts/saml/acme/sls/?SAMLRequest=`)));
+      assert.equal((await browser.get('/auth/session')).status, 401, 'the session ended');
+    });
+
+    it('refuses a logout message that does not verify', async () => {
+      const browser = await readyClient(server, 'browser');
+      const from = log.lines.length;
+      const unsigned = await fetch(`${server.baseUrl}/accounts/saml/acme/sls/?SAMLRequest=${encodeURIComponent('fVLLbsIwEPyVyPfEjpOUYgFSKReqVEkFeqbGCqqJAyEk+u7ZOoiUiLy3AwzYsu0bHHr8G4GUTO4aWoNiysWc9Y0HCmtrKpQhNPa6lpWvdoWbHONGLrXzRkG+yOVm6emWrxcr12r69YIMQvC+Y3rjIBeGH4iUmn1ITJTiVg8zgx82yYZz+0FrI3TcNKlTjvHRJvAJzM+i5dOOFbDoVU58AW08F7C8Ou8v1H9XCkVsjG/GsVB9N6nDX4Y=')}&SigAlg=x&Signature=x`);
+      assert.equal(unsigned.status, 400);
+      assert.equal((await unsigned.json()).errors[0].code, 'invalid');
+      assert.ok(log.lines.slice(from).some((l) => l.saml));
+      void browser;
+    });
+
     it('serves the SP metadata with the ACS and the SLS', async () => {
       const response = await fetch(`${server.baseUrl}/accounts/saml/acme/metadata/`);
       assert.equal(response.status, 200);
@@ -280,6 +313,7 @@ for (const { kind, skip: dbSkip } of KINDS) {
       const xml = await response.text();
       assert.match(xml, /entityID="urn:test:sp:acme"/);
       assert.ok(xml.includes(`Location="${acs('acme')}"`));
+      assert.ok(xml.includes(`Location="${server.baseUrl}/accounts/saml/acme/sls/"`));
       assert.equal((await fetch(`${server.baseUrl}/accounts/saml/nobody/metadata/`)).status, 404);
     });
 

@@ -138,6 +138,8 @@ $config['session.cookie.secure'] = false;
 $config['session.cookie.samesite'] = null;
 $config['language.cookie.secure'] = false;
 $config['admin.checkforupdates'] = false;
+// Where the suites' frontend lives (logout's ReturnTo).
+$config['trusted.url.domains'] = ['localhost:3000', 'localhost'];
 `,
   );
   const userEntries = users

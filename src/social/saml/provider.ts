@@ -5,6 +5,7 @@ import { samlSettings, SamlSettingsError, type SamlSettings } from './settings.j
 import { idpEndpoints } from './idp-metadata.js';
 import { samlClient, verifyResponse, type Assertion } from './response.js';
 import { samlIdentity } from './identity.js';
+import { logoutMessage, type LogoutMessage } from './logout.js';
 
 // SAML 2.0 as a provider type, the reference's `saml`: one app per
 // organization, its client_id the organization slug in the URLs
@@ -27,6 +28,8 @@ export interface SamlOperations {
   endpoints(origin: string): SpEndpoints;
   /** The verified assertion of a posted SAMLResponse (throws SamlRefused, or ProviderError when the IdP's metadata cannot be read). */
   verify(samlResponse: string, origin: string, now: number): Promise<Assertion>;
+  /** A single logout message at the SLS (the query as parsed, and as sent, whose bytes the signature covers). */
+  logout(query: Record<string, string>, rawQuery: string, origin: string): Promise<LogoutMessage>;
   /** The SP metadata to give the IdP, signed when the app has a key and metadata_signed. */
   metadata(origin: string): Promise<string>;
 }
@@ -112,6 +115,9 @@ export const saml: ProviderType = {
         async verify(samlResponse, origin, now) {
           const sp = endpoints(origin);
           return verifyResponse({ settings, idp: await idp(), spEntityId: sp.entityId, acsUrl: sp.acsUrl, samlResponse, now });
+        },
+        async logout(query, rawQuery, origin) {
+          return logoutMessage(await client(origin), settings, query, rawQuery);
         },
         async metadata(origin) {
           const { advanced } = settings;

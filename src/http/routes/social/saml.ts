@@ -3,9 +3,11 @@ import { Type } from 'typebox';
 import type { Deps } from '../../../flows/context.js';
 import { ACS_POST_LIFETIME_MS, finishAcs, keepAcsPost, samlMetadata } from '../../../flows/social/saml-acs.js';
 import { loginErrorUrl } from '../../../flows/social/navigation.js';
+import { singleLogout } from '../../../flows/social/saml-logout.js';
 import { requestContext } from '../../client-auth.js';
 import { send } from '../../render.js';
 import { customEndpoint, type Endpoint } from '../../endpoint.js';
+import { errorRef } from '../../schemas.js';
 import { SOCIAL_LOGIN } from './endpoints.js';
 
 // SAML's endpoints at the reference's paths, /accounts/saml/<organization>/:
@@ -72,6 +74,25 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
           binding: binding(request),
           origin: originOf(request),
           host: request.host,
+        });
+        return send(deps, request, reply, outcome);
+      },
+    }),
+    customEndpoint({
+      method: 'GET',
+      path: `${PREFIX}/sls/`,
+      tags,
+      summary: 'SAML single logout service',
+      description:
+        'The IdP\'s logout messages, HTTP-Redirect binding (a signature is checked when present, and required with `advanced.want_message_signed`): a LogoutRequest ends this browser\'s session and sends the browser back to the IdP\'s SLO URL with a LogoutResponse (signed when the app has a key and signs its messages: `authn_request_signed`, `logout_request_signed` or `logout_response_signed`); a LogoutResponse sends it on to the frontend. 400 `invalid` for a message that does not verify (the log says why) or an unknown organization.',
+      response: { 302: Redirected, 400: errorRef },
+      handler: (deps) => async (request, reply) => {
+        const at = request.url.indexOf('?');
+        const outcome = await singleLogout(deps, requestContext(request, deps), {
+          organization: organizationOf(request),
+          query: Object.fromEntries(new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1))),
+          rawQuery: at < 0 ? '' : request.url.slice(at + 1),
+          origin: originOf(request),
         });
         return send(deps, request, reply, outcome);
       },
