@@ -10,10 +10,13 @@ import { SignedXml } from 'xml-crypto';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/config/env.js';
+import { parseSocialProviders } from '../../src/config/social-providers.js';
+import { routeProvider } from '../../src/flows/admin/import-allauth/providers.js';
+import { reportProviderApps } from '../../src/flows/admin/import-allauth/provider-apps.js';
 import { databaseKinds } from '../support/databases.js';
 import { startTestServer, TEST_SECRET, type TestServer } from '../support/server.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { readyClient } from '../support/accounts.js';
+import { keyFromMail, nthMail, readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect } from '../support/social.js';
 import { ApiClient } from '../support/client.js';
 import { IDP_ENTITY_ID, makeKeyPair, simpleSamlSkipReason, startSimpleSaml, throughIdp, type SamlUser, type SimpleSamlIdp } from '../support/simplesamlphp.js';
@@ -90,6 +93,7 @@ function providers(idp: SimpleSamlIdp) {
             sp: { entity_id: FORGE_SP },
             attribute_mapping: { email: 'email', email_verified: 'email_verified' },
             advanced: { want_assertion_signed: true, reject_idp_initiated_sso: false },
+            email_authentication: true,
           },
         },
       ],
@@ -127,6 +131,32 @@ describe('SAML settings are checked at start', () => {
     it(`refuses ${label}`, () => assert.throws(load(settings, app), (error: Error) => error instanceof ConfigError && message.test(error.message)));
   }
   it('accepts a URL as provider id', () => assert.doesNotThrow(load({ idp }, { provider_id: 'https://idp.example/metadata?x=1' })));
+});
+
+describe('SAML apps and accounts from django-allauth', () => {
+  // An app as allauth keeps it in socialaccount_socialapp, with its settings in the reference's shape.
+  const source = {
+    id: 7,
+    provider: 'saml',
+    providerId: 'https://idp.acme.example/metadata',
+    name: 'Acme',
+    clientId: 'acme',
+    secret: '',
+    key: '',
+    settings: { idp: { entity_id: 'https://idp.acme.example/metadata', sso_url: 'https://idp.acme.example/sso', x509cert: forger.cert }, advanced: { want_assertion_signed: true } },
+  };
+
+  it('carries the accounts over under the app\'s provider id', () => {
+    const route = routeProvider(source.providerId, [source], [], new Map());
+    assert.deepEqual([route.target, route.type, route.skip], [source.providerId, 'saml', undefined]);
+  });
+
+  it('writes the setting for an app not configured here, which this server then loads', () => {
+    const report = reportProviderApps([source], [], new Map(), false);
+    assert.deepEqual(report.apps.map((a) => [a.type, a.id, a.supported, a.configuredHere]), [['saml', source.providerId, true, false]]);
+    const apps = parseSocialProviders(JSON.stringify(report.settings), 'oidc');
+    assert.deepEqual(apps.map((a) => [a.type, a.id, a.clientId]), [['saml', source.providerId, 'acme']]);
+  });
 });
 
 for (const { kind, skip: dbSkip } of KINDS) {
@@ -330,6 +360,8 @@ for (const { kind, skip: dbSkip } of KINDS) {
       notOnOrAfter?: Date;
       id?: string;
       sign?: boolean;
+      /** The email_verified attribute's value (default "true"). */
+      emailVerified?: string;
       /** Sign with RSA-SHA1 (deprecated). */
       sha1?: boolean;
       /** Rewrites the signed assertion's XML (wrapping, comments). */
@@ -353,7 +385,7 @@ for (const { kind, skip: dbSkip } of KINDS) {
         `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${options.audience ?? FORGE_SP}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
         `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="_s${randomUUID().slice(0, 8)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
         `<saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${email}</saml:AttributeValue></saml:Attribute>` +
-        `<saml:Attribute Name="email_verified"><saml:AttributeValue>true</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
+        `<saml:Attribute Name="email_verified"><saml:AttributeValue>${options.emailVerified ?? 'true'}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
         `</saml:Assertion>`;
       let signed = assertion;
       if (options.sign !== false) {
@@ -407,6 +439,24 @@ for (const { kind, skip: dbSkip } of KINDS) {
       const email = `forged-${randomUUID().slice(0, 8)}@example.org`;
       assert.equal(await postForged(browser, forgedResponse({ inResponseTo: requestId, email })), CALLBACK_URL);
       assert.equal((await browser.get('/auth/session')).body.data.user.email, email);
+    });
+
+    it('matches an existing account by email only when the IdP marks the address verified (email_authentication)', async () => {
+      const owner = await readyClient(server, 'browser');
+      const email = `owner-${randomUUID().slice(0, 8)}@example.org`;
+      assert.equal((await owner.post('/auth/signup', { email, password: 'a long secret phrase' })).status, 200);
+      const key = keyFromMail(await nthMail(server.mail, email, 1));
+      assert.equal((await owner.post('/auth/email/verify', { key })).status, 200);
+      const ownerId = (await owner.get('/auth/session')).body.data.user.id;
+
+      const unverified = await readyClient(server, 'browser');
+      assert.equal(await postForged(unverified, forgedResponse({ inResponseTo: await forgeFlow(unverified), email, emailVerified: 'false' })), CALLBACK_URL);
+      const pending = await unverified.get('/auth/session');
+      assert.notEqual(pending.body.data?.user?.id, ownerId, 'an address the IdP does not vouch for opens no one\'s account');
+
+      const verified = await readyClient(server, 'browser');
+      assert.equal(await postForged(verified, forgedResponse({ inResponseTo: await forgeFlow(verified), email })), CALLBACK_URL);
+      assert.equal((await verified.get('/auth/session')).body.data.user.id, ownerId);
     });
 
     it('refuses an unsigned assertion where signing is required', () => assertRefused((id) => ({ inResponseTo: id, sign: false }), 'signature'));
