@@ -121,7 +121,8 @@ export const saml: ProviderType = {
         },
         async metadata(origin) {
           const { advanced } = settings;
-          const sp = await client(origin);
+          // The metadata says nothing of the IdP: it is served even while the IdP's own metadata cannot be read.
+          const sp = samlClient(settings, { ssoUrl: endpoints(origin).acsUrl, sloUrl: null, certs: ['unused'] }, endpoints(origin));
           const cert = advanced.x509cert ? pem(advanced.x509cert) : null;
           // generateServiceProviderMetadata signs when signMetadata is set and a private key is given.
           if (advanced.metadataSigned) sp.options.signMetadata = true;
