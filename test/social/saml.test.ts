@@ -336,7 +336,7 @@ for (const { kind, skip: dbSkip } of KINDS) {
       void browser;
     });
 
-    it('serves the SP metadata with the ACS and the SLS', async () => {
+    it('serves the SP metadata with the ACS and the SLS, and the login URL', async () => {
       const response = await fetch(`${server.baseUrl}/accounts/saml/acme/metadata/`);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type')!, /^text\/xml/);
@@ -345,6 +345,8 @@ for (const { kind, skip: dbSkip } of KINDS) {
       assert.ok(xml.includes(`Location="${acs('acme')}"`));
       assert.ok(xml.includes(`Location="${server.baseUrl}/accounts/saml/acme/sls/"`));
       assert.equal((await fetch(`${server.baseUrl}/accounts/saml/nobody/metadata/`)).status, 404);
+      // The reference's login URL (IdP portals' tiles) leads to the SPA's login page; it starts nothing by itself.
+      assert.equal((await navigate(null, `${server.baseUrl}/accounts/saml/acme/login/`)).location, `${FRONTEND}/account/login`);
     });
 
     // Forged answers: signed by the test's own IdP key (the `forge` app trusts it), for a real flow of the browser.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../../flows/context.js';
-import { ACS_POST_LIFETIME_MS, finishAcs, keepAcsPost, samlMetadata } from '../../../flows/social/saml-acs.js';
+import { ACS_POST_LIFETIME_MS, finishAcs, keepAcsPost, samlMetadata, samlProviderOf } from '../../../flows/social/saml-acs.js';
 import { loginErrorUrl } from '../../../flows/social/navigation.js';
 import { singleLogout } from '../../../flows/social/saml-logout.js';
 import { requestContext } from '../../client-auth.js';
@@ -12,7 +12,8 @@ import { SOCIAL_LOGIN } from './endpoints.js';
 
 // SAML's endpoints at the reference's paths, /accounts/saml/<organization>/:
 // acs/ (the IdP's cross-site POST), acs/finish/ (the browser's same-site
-// second leg, which checks the answer), metadata/ (what to give the IdP).
+// second leg, which checks the answer), sls/ (single logout), login/ (to
+// the SPA's login page), metadata/ (what to give the IdP).
 
 const ACS_COOKIE = 'saml_acs';
 const PREFIX = '/accounts/saml/:organization';
@@ -96,6 +97,17 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
         });
         return send(deps, request, reply, outcome);
       },
+    }),
+    customEndpoint({
+      method: 'GET',
+      path: `${PREFIX}/login/`,
+      tags,
+      summary: 'SAML login page',
+      description:
+        'The reference\'s login URL of an organization, where IdP portals\' tiles may point: 302 to the SPA\'s login page (HEADLESS_FRONTEND_URLS.account_login), whose provider button starts the login; a GET never starts one itself, so that no other site can log a browser in. An unknown organization goes to socialaccount_login_error.',
+      response: { 302: Redirected },
+      handler: (deps) => async (request, reply) =>
+        reply.redirect(samlProviderOf(deps, organizationOf(request)) ? deps.config.frontendUrls.account_login : loginErrorUrl(deps.config, 'login'), 302),
     }),
     customEndpoint({
       method: 'GET',
