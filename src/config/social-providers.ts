@@ -97,6 +97,9 @@ function parseOption(where: string, name: string, spec: OptionSpec, value: unkno
       return value;
     case 'json':
       return value;
+    case 'object':
+      if (!isObject(value)) fail(at, 'expected an object');
+      return value;
     case 'string':
       if (typeof value !== 'string' || value.trim() === '') fail(at, 'expected a non-empty string');
       if (spec.oneOf && !spec.oneOf.includes(value)) fail(at, `expected one of ${spec.oneOf.join(', ')}`);
@@ -154,7 +157,9 @@ function parseApp(type: ProviderType, where: string, raw: unknown, providerLevel
   if (typeof providerId !== 'string') fail(where, 'provider_id: expected a string');
   const label = providerId ? `${where} ("${providerId}")` : where;
   if (type.id === 'openid_connect' && !providerId) fail(where, 'provider_id: required for openid_connect apps (it names the provider and its callback URL)');
-  if (providerId && !PROVIDER_ID.test(providerId)) fail(label, 'provider_id: expected letters, digits, "_", "." or "-"');
+  // A SAML app's id is best the IdP's entity id (a URL or URN): it names no path, so only its length and printability matter.
+  if (providerId && type.id === 'saml' && !/^[\x21-\x7e]{1,200}$/.test(providerId)) fail(label, 'provider_id: expected up to 200 printable characters without spaces');
+  if (providerId && type.id !== 'saml' && !PROVIDER_ID.test(providerId)) fail(label, 'provider_id: expected letters, digits, "_", "." or "-"');
   const text = (field: string, required: boolean): string => {
     const value = raw[field] ?? '';
     if (typeof value !== 'string') fail(label, `${field}: expected a string`);

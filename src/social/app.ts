@@ -6,7 +6,8 @@
 export type Flow = 'provider_redirect' | 'provider_token';
 
 /** A setting a provider type accepts: `name` in an app's settings, `NAME` at the provider level. */
-export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'integer' | 'json';
+/** `object`: a nested JSON object the provider type checks itself (SAML's idp, sp, advanced); `json`: any JSON value, taken as given. */
+export type OptionKind = 'string' | 'url' | 'boolean' | 'strings' | 'params' | 'verified_email' | 'pem' | 'integer' | 'json' | 'object';
 
 export interface OptionSpec {
   kind: OptionKind;

@@ -21,6 +21,8 @@ export function findApp(configured: readonly SocialApp[], id: string, clientId?:
  * django-allauth keep working.
  */
 export function callbackPath(app: SocialApp, oidcPrefix: string): string {
+  // SAML: the organization's assertion consumer service.
+  if (app.type === 'saml') return `/accounts/saml/${app.clientId}/acs/`;
   return app.type === 'openid_connect' ? oidcCallbackPath(oidcPrefix, app.id) : typeCallbackPath(app.type);
 }
 

@@ -204,6 +204,15 @@ export interface ImportRecordsTable {
   imported_at: number;
 }
 
+/** SAML answers posted to an ACS, until the browser's second leg (migration 022). */
+export interface SamlAcsPostsTable {
+  handle_hash: string;
+  organization: string;
+  saml_response: string;
+  relay_state: string | null;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_profile_values: UserProfileValuesTable;
@@ -219,6 +228,7 @@ export interface Database {
   social_tokens: SocialTokensTable;
   social_login_states: SocialLoginStatesTable;
   social_token_uses: SocialTokenUsesTable;
+  saml_acs_posts: SamlAcsPostsTable;
   import_records: ImportRecordsTable;
   audit_events: AuditEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

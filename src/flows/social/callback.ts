@@ -78,7 +78,7 @@ export async function completeProviderCallback(deps: Deps, ctx: RequestContext, 
 }
 
 /** The browser's landing for the login's outcome: callback_url, with the reference's error names. */
-function landing(outcome: Outcome, process: Process, back: (error?: string, auth?: AuthState) => Outcome): Outcome {
+export function landing(outcome: Outcome, process: Process, back: (error?: string, auth?: AuthState) => Outcome): Outcome {
   switch (outcome.kind) {
     case 'auth': {
       const authenticated = outcome.user !== null && outcome.session?.userId === outcome.user.id;

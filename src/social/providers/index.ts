@@ -15,6 +15,9 @@ import { pocket } from './pocket.js';
 
 const notOAuth2: readonly ProviderType[] = [twitter, discogs, evernote, fiveHundredPx, flickr, openstreetmap, trello, tumblr, vimeo, xing, pocket, steam, telegram];
 
+// SAML 2.0: one app per organization (src/social/saml/).
+import { saml } from '../saml/provider.js';
+
 // The OAuth 2 / OpenID Connect catalogue (one declaration per provider).
 import { oauth2Catalogue } from './catalogue/index.js';
 
@@ -30,6 +33,7 @@ export const providerTypes: readonly ProviderType[] = [
   // The OAuth 2 / OpenID Connect catalogue.
   ...oauth2Catalogue,
   ...notOAuth2,
+  saml,
 ];
 
 export function providerType(id: string): ProviderType | undefined {

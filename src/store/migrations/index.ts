@@ -18,6 +18,7 @@ import * as m018 from './018_idp_par.js';
 import * as m019 from './019_idp_partial_indexes.js';
 import * as m020 from './020_user_profile.js';
 import * as m021 from './021_user_language.js';
+import * as m022 from './022_saml.js';
 import * as m023 from './023_social_state_secret.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '019_idp_partial_indexes': m019,
   '020_user_profile': m020,
   '021_user_language': m021,
+  '022_saml': m022,
   '023_social_state_secret': m023,
 };

@@ -12,6 +12,7 @@ import { registerClientAuth, requestContext } from '../../client-auth.js';
 import { send } from '../../render.js';
 import { acceptForms, customEndpoint, mountEndpoints, type Endpoint } from '../../endpoint.js';
 import { SOCIAL_LOGIN } from './endpoints.js';
+import { samlEndpoints } from './saml.js';
 
 // The redirect flow is a browser navigation, not an API call: a plain HTML
 // form post starts it, the provider sends the browser back to a callback at
@@ -94,7 +95,9 @@ function callbackEndpoints(deps: Deps): Endpoint[] {
       }),
     );
   }
-  for (const type of new Set(social.apps.map((app) => app.type).filter((type) => type !== 'openid_connect'))) {
+  // SAML answers at its organizations' ACS, not at a callback.
+  if (social.apps.some((app) => app.type === 'saml')) endpoints.push(...samlEndpoints(bindingOf));
+  for (const type of new Set(social.apps.map((app) => app.type).filter((type) => type !== 'openid_connect' && type !== 'saml'))) {
     const path = typeCallbackPath(type);
     const name = providerType(type)!.name;
     if (providerType(type)!.callback?.relayPage) {
