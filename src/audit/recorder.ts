@@ -4,7 +4,7 @@ import type { AuthMethod } from '../domain/session.js';
 import type { AuditDetail, AuditEventType, AuditFailureReason, AuditMethod } from '../domain/audit-event.js';
 import type { Conn } from '../store/db.js';
 import { inTransaction } from '../store/all-or-nothing.js';
-import { insertAuditEvent } from '../store/audit-events.js';
+import { insertAuditEvent, insertAuditEvents, type NewAuditEvent } from '../store/audit-events.js';
 import { insertDeliveries } from '../store/webhook-deliveries.js';
 import { enqueueBackchannelLogouts } from '../messaging/backchannel-logout.js';
 import { secretRing } from '../security/signing.js';
@@ -50,13 +50,38 @@ export async function recordEvent(deps: { config: Config }, conn: Conn, source: 
   return recordAuditEvent(deps, conn, source, type, fields);
 }
 
-async function recordAuditEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
+/** An event to record among others (recordEvents). */
+export interface PendingAuditEvent {
+  source: AuditSource;
+  type: AuditEventType;
+  fields: EventFields;
+}
+
+/**
+ * Many events at once, as recordEvent would record each (the OpenID
+ * provider's token events, gathered from concurrent requests): those that
+ * neither a webhook nor a back-channel logout follows go in as one
+ * statement, the others each as recordEvent does, all in one transaction
+ * when there is more than one statement.
+ */
+export async function recordEvents(deps: { config: Config }, conn: Conn, events: readonly PendingAuditEvent[]): Promise<void> {
+  const webhooks = deps.config.audit.webhooks;
+  const plain = events.filter(({ type, fields }) => !webhooks?.events.has(type) && !(fields.userId !== null && SESSIONS_ENDED.has(type)));
+  const others = events.filter((event) => !plain.includes(event));
+  const write = async (tx: Conn) => {
+    if (plain.length > 0) await insertAuditEvents(tx, plain.map(({ source, type, fields }) => auditEventOf(source, type, fields)));
+    for (const { source, type, fields } of others) await recordEvent(deps, tx, source, type, fields);
+  };
+  return others.length === 0 ? write(conn) : inTransaction(conn, write);
+}
+
+function auditEventOf(source: AuditSource, type: AuditEventType, fields: EventFields): NewAuditEvent {
   const detail: AuditDetail = {
     ...fields.detail,
     ...(source.actor ? { actor: source.actor } : {}),
     ...(source.actorId !== undefined ? { actor_id: source.actorId } : {}),
   };
-  const event = {
+  return {
     eventId: `evt_${randomUUID().replaceAll('-', '')}`,
     occurredAt: source.now,
     type,
@@ -66,6 +91,11 @@ async function recordAuditEvent(deps: { config: Config }, conn: Conn, source: Au
     outcome: fields.outcome ?? 'success',
     detail,
   };
+}
+
+async function recordAuditEvent(deps: { config: Config }, conn: Conn, source: AuditSource, type: AuditEventType, fields: EventFields): Promise<void> {
+  const event = auditEventOf(source, type, fields);
+  const detail = event.detail;
   const webhooks = deps.config.audit.webhooks;
   if (!webhooks?.events.has(type)) return insertAuditEvent(conn, event);
   const payload = JSON.stringify({

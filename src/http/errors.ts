@@ -104,25 +104,38 @@ export class RequestRefused extends Error {
   }
 }
 
+/** An answer in the envelope written on Node's response, below Fastify; the connection closes after it. */
+function answerBelowFastify(response: ServerResponse, status: number, error: { code: HttpErrorCode; param: string; message: string }): void {
+  const body = JSON.stringify(errorBody(status, [error]));
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
+  response.end(body);
+}
+
 /**
  * An Expect header other than 100-continue (Node's `checkExpectation`):
  * Node would answer 417 with no body; the same 417 in the envelope.
  */
 export function expectationFailed(_request: IncomingMessage, response: ServerResponse): void {
-  const body = JSON.stringify(errorBody(417, [{ code: 'bad_request', param: 'expect', message: 'Only "Expect: 100-continue" is understood.' }]));
-  response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' });
-  response.end(body);
+  answerBelowFastify(response, 417, { code: 'bad_request', param: 'expect', message: 'Only "Expect: 100-continue" is understood.' });
 }
 
 /**
  * An HTTP/1.1 request without Host is refused (RFC 9112 section 3.2). Node
  * does so itself with an empty body unless told not to (requireHostHeader,
  * fastify-base.ts); here it gets the envelope. HTTP/1.0 has no Host to require.
+ *
+ * Checked in front of Fastify's own request listener rather than in an
+ * onRequest hook: a hook runs on every request of every route for what only
+ * a malformed request needs, and the refusal, like the 417 above, is about
+ * the HTTP message, not a route.
  */
 export function refuseMissingHost(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.host !== undefined || request.raw.httpVersion !== '1.1') return done();
-    void reply.code(400).header('connection', 'close').send(errorBody(400, [{ code: 'bad_request', param: 'host', message: 'A Host header is required.' }]));
+  const server = app.server;
+  const listeners = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.headers.host === undefined && request.httpVersion === '1.1') return answerBelowFastify(response, 400, { code: 'bad_request', param: 'host', message: 'A Host header is required.' });
+    for (const listener of listeners) listener.call(server, request, response);
   });
 }
 
