@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { AuthMethod } from '../domain/session.js';
 import type { AuditDetail, AuditEventType, AuditFailureReason, AuditMethod } from '../domain/audit-event.js';
@@ -75,6 +75,19 @@ export async function recordEvents(deps: { config: Config }, conn: Conn, events:
   return others.length === 0 ? write(conn) : inTransaction(conn, write);
 }
 
+/**
+ * `evt_` and 32 hex digits: the event's time in milliseconds (12 digits),
+ * then 80 random bits. Unique across databases as a random UUID is, and in
+ * time order, so that each new event's entry in the unique event_id index
+ * lands at its end rather than on a random page of it: every page a commit
+ * touches is one more page written to SQLite's WAL, and with a random id a
+ * batch of 25 events touched about 25 (raw better-sqlite3, 50,000 events in
+ * the table: 128 against 50 us a row).
+ */
+function newEventId(now: number): string {
+  return `evt_${Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12)}${randomBytes(10).toString('hex')}`;
+}
+
 function auditEventOf(source: AuditSource, type: AuditEventType, fields: EventFields): NewAuditEvent {
   const detail: AuditDetail = {
     ...fields.detail,
@@ -82,7 +95,7 @@ function auditEventOf(source: AuditSource, type: AuditEventType, fields: EventFi
     ...(source.actorId !== undefined ? { actor_id: source.actorId } : {}),
   };
   return {
-    eventId: `evt_${randomUUID().replaceAll('-', '')}`,
+    eventId: newEventId(source.now),
     occurredAt: source.now,
     type,
     userId: fields.userId,

@@ -34,6 +34,9 @@ describeEachDatabase('OpenID provider: the token endpoint under load', ENV, ({ s
     const issued = (await eventsOf(server(), 'idp.token_issued')).filter((e) => (e.detail as { client_id?: string }).client_id === client.id);
     assert.equal(issued.length, 40);
     assert.equal(new Set(issued.map((e) => e.eventId)).size, 40);
+    // Event ids begin with the event's time (audit/recorder.ts): in id order, never back in time.
+    const byId = [...issued].sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
+    byId.slice(1).forEach((e, i) => assert.ok(e.occurredAt >= byId[i]!.occurredAt, `${e.eventId} after ${byId[i]!.eventId}`));
   });
 
   it('refuses a rotated secret and a deleted client from the next request, changed by the CLI in another process', async () => {
