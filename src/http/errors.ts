@@ -116,36 +116,50 @@ export class RequestRefused extends Error {
   }
 }
 
+/** An answer in the envelope written on Node's response, below Fastify, in the request's language; the connection closes after it. */
+function answerBelowFastify(i18n: Translator, request: IncomingMessage, response: ServerResponse, status: number, error: { code: HttpErrorCode; param: string; message: MessageRef }): void {
+  const language = i18n.negotiate(request.headers['accept-language']);
+  const body = JSON.stringify(errorBody(status, [error], i18n, language));
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'content-language': language,
+    ...(i18n.languages.length > 1 ? { vary: 'Accept-Language' } : {}),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    connection: 'close',
+  });
+  response.end(body);
+}
+
 /**
  * An Expect header other than 100-continue (Node's `checkExpectation`):
  * Node would answer 417 with no body; the same 417 in the envelope.
  */
 export function expectationFailed(i18n: Translator) {
-  return (request: IncomingMessage, response: ServerResponse): void => {
-    const language = i18n.negotiate(request.headers['accept-language']);
-    const body = JSON.stringify(errorBody(417, [{ code: 'bad_request', param: 'expect', message: msg('bad_request.expect') }], i18n, language));
-    response.writeHead(417, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'content-language': language,
-      ...(i18n.languages.length > 1 ? { vary: 'Accept-Language' } : {}),
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      connection: 'close',
-    });
-    response.end(body);
-  };
+  return (request: IncomingMessage, response: ServerResponse): void =>
+    answerBelowFastify(i18n, request, response, 417, { code: 'bad_request', param: 'expect', message: msg('bad_request.expect') });
 }
 
 /**
  * An HTTP/1.1 request without Host is refused (RFC 9112 section 3.2). Node
  * does so itself with an empty body unless told not to (requireHostHeader,
  * fastify-base.ts); here it gets the envelope. HTTP/1.0 has no Host to require.
+ *
+ * Checked in front of Fastify's own request listener rather than in an
+ * onRequest hook: a hook runs on every request of every route for what only
+ * a malformed request needs, and the refusal, like the 417 above, is about
+ * the HTTP message, not a route.
  */
 export function refuseMissingHost(app: FastifyInstance, i18n: Translator): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.host !== undefined || request.raw.httpVersion !== '1.1') return done();
-    void sendErrors(i18n, request, reply.header('connection', 'close'), 400, [{ code: 'bad_request', param: 'host', message: msg('bad_request.host_required') }]);
+  const server = app.server;
+  const listeners = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.headers.host === undefined && request.httpVersion === '1.1') {
+      return answerBelowFastify(i18n, request, response, 400, { code: 'bad_request', param: 'host', message: msg('bad_request.host_required') });
+    }
+    for (const listener of listeners) listener.call(server, request, response);
   });
 }
 

@@ -3,7 +3,7 @@ import type { AtRestCipher } from '../security/at-rest.js';
 import type { Db } from '../store/db.js';
 import { consumePayload, destroyGrant, destroyPayload, findPayload, findPayloadBy, upsertPayloads, type PayloadRow, type PayloadWrite } from '../store/idp-payloads.js';
 import { WriteBatcher } from '../store/write-batcher.js';
-import { findIdpClient, type IdpClientRecord } from '../store/idp-clients.js';
+import { findSharedIdpClient, type IdpClientRecord } from '../store/idp-clients.js';
 import { clientMetadata, requestAuth } from './client-metadata.js';
 
 // oidc-provider's storage interface over our database (idp_payloads), and
@@ -64,6 +64,8 @@ export function createAdapterClass(deps: AdapterDeps) {
     written.then(settled, settled);
     return written;
   };
+  // A client's metadata per record (the same record while its row is unchanged, findSharedIdpClient) and per authentication method of the request.
+  const metadataOf = new WeakMap<IdpClientRecord, Map<boolean, Payload>>();
   return class KyselyAdapter {
     constructor(readonly model: string) {}
 
@@ -87,7 +89,7 @@ export function createAdapterClass(deps: AdapterDeps) {
     }
 
     async find(id: string): Promise<Payload | undefined> {
-      if (this.model === 'Client') return findClient(deps, id);
+      if (this.model === 'Client') return findClient(deps, metadataOf, id);
       return this.restore(await findPayload(deps.db, this.model, key(id), deps.now()), id);
     }
 
@@ -130,9 +132,21 @@ export function createAdapterClass(deps: AdapterDeps) {
   };
 }
 
-async function findClient(deps: AdapterDeps, id: string): Promise<Payload | undefined> {
-  const client = (await findIdpClient(deps.db, id)) ?? (await deps.metadataDocumentClient?.(id)) ?? null;
+/**
+ * The client's metadata for the provider. The same record gives the same
+ * metadata object, frozen: the provider keys its Client objects by a hash of
+ * the metadata, so an unchanged client is the same Client, and a changed one
+ * (another secret hash, another scope) a new one from the request that reads
+ * the change.
+ */
+async function findClient(deps: AdapterDeps, metadataOf: WeakMap<IdpClientRecord, Map<boolean, Payload>>, id: string): Promise<Payload | undefined> {
+  const client = (await findSharedIdpClient(deps.db, id)) ?? (await deps.metadataDocumentClient?.(id)) ?? null;
   if (!client) return undefined;
   deps.onClientScopes(client.scopes);
-  return clientMetadata(client, deps.signingAlg) as Payload;
+  const basic = requestAuth.getStore()?.basic ?? true;
+  let byMethod = metadataOf.get(client);
+  if (!byMethod) metadataOf.set(client, (byMethod = new Map()));
+  let metadata = byMethod.get(basic);
+  if (!metadata) byMethod.set(basic, (metadata = Object.freeze(clientMetadata(client, deps.signingAlg)) as Payload));
+  return metadata;
 }

@@ -14,6 +14,7 @@ import { clientAuthentication } from './client-auth-methods.js';
 import { throttleClientAuth } from './client-auth-throttle.js';
 import { metadataDocumentLookup } from './client-id-metadata.js';
 import { EXTRA_METADATA, type ClientExtras } from './client-metadata.js';
+import { oneClientPerMetadata } from './client-objects.js';
 import { applyClientRules } from './client-rules.js';
 import { deviceFlowFeature, devicePolling } from './device-flow.js';
 import { saveUnsavedDeviceSession } from './device-page-session.js';
@@ -179,6 +180,7 @@ export function buildProvider(deps: ProviderDeps, issuer: string): any {
 
   if (settings.accessTokenFormat === 'jwt') jwtAccessTokens(provider, issuer, settings.privateKeyPem!, jwk.kid as string, alg, deps.now);
   applyClientRules(provider);
+  oneClientPerMetadata(provider);
   if (deps.limiter) throttleClientAuth(provider, deps.limiter);
   tokenExchange(provider, { db: deps.db, issuer, now: deps.now, findAccount: accounts, resourceServer: resourceServerInfo(settings, alg) });
   return provider;

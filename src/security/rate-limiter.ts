@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as cryptoHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Action, RateLimitConfig, RateLimitPer, RateLimitRule } from '../config/rate-limits.js';
@@ -135,7 +135,8 @@ export class RateLimiter {
         await this.#refund(bound).catch(() => undefined);
         throw error;
       });
-      if (verdict.succeeded) await this.succeeded(action, subject);
+      // The subjects bound above, not bound (hashed) again for the refund and the clear.
+      if (verdict.succeeded) await Promise.all([this.#refund(bound), this.#clearBound(bound)]);
       return { ok: true, ...verdict };
     } finally {
       for (const { slot } of bound) {
@@ -172,8 +173,11 @@ export class RateLimiter {
    * fallback: clearing them would let one client reset its own limits.
    */
   async clear(action: Action, subject: RateLimitSubject): Promise<void> {
-    const scoped = this.#bind(action, subject).filter(({ source }) => source !== 'ip');
-    await Promise.all(scoped.map(({ counter, id }) => counter.delete(id)));
+    await this.#clearBound(this.#bind(action, subject));
+  }
+
+  async #clearBound(bound: ReadonlyArray<{ counter: RuleCounter; id: string } & CountedSubject>): Promise<void> {
+    await Promise.all(bound.filter(({ source }) => source !== 'ip').map(({ counter, id }) => counter.delete(id)));
   }
 
   #bind(action: Action, subject: RateLimitSubject): Array<{ counter: RuleCounter; slot: string } & CountedSubject> {
@@ -208,7 +212,7 @@ function countedSubject(per: RateLimitPer, subject: RateLimitSubject): CountedSu
 // value can pose as another's (a user whose id looks like an ip, a username
 // that spells another space's key).
 function hash(parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+  return cryptoHash('sha256', JSON.stringify(parts), 'hex').slice(0, 32);
 }
 
 function normalise(value: string | number | null | undefined): string | null {

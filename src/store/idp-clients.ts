@@ -141,7 +141,7 @@ function possibleId(id: string): boolean {
 }
 
 // Every token request looks its client up: compiled once, and on SQLite read
-// on the reader connection, outside the writer's queue. Never cached, so that
+// on the reader connection, outside the writer's queue. Always read, so that
 // a client deleted or a secret rotated (by the CLI, in another process)
 // counts from the next request.
 const clientRows = prepared((conn: Conn, id: string) => conn.selectFrom('idp_clients').selectAll().where('id', '=', id));
@@ -150,6 +150,69 @@ export async function findIdpClient(conn: Conn, id: string): Promise<IdpClientRe
   if (!possibleId(id)) return null;
   const [row] = await clientRows(conn, id);
   return row ? toRecord(row) : null;
+}
+
+// The provider's lookups (idp/adapter.ts, one per token request) read the
+// row every time as well, with two economies that change nothing a request
+// sees:
+// - requests that arrive together share a read: a lookup waits for the end
+//   of the event loop's turn and joins the read of the same id that other
+//   lookups of that turn are waiting for, never one already sent. Each
+//   request therefore still reads the row after it arrived, so that a
+//   secret rotated or a client deleted (by the CLI, another process or
+//   another instance) counts from the next request on;
+// - while the row reads exactly as before, the record is the one made from
+//   it then, frozen: what the provider derives from a record (its client
+//   metadata, its Client object) is derived once per version of the row.
+interface SharedClients {
+  records: Map<string, { row: Row; record: IdpClientRecord }>;
+  /** Reads not sent yet, by id. */
+  waiting: Map<string, Promise<Row | undefined>>;
+}
+const sharedClients = new WeakMap<Conn, SharedClients>();
+/** Records kept per database: a bound on memory, whatever the client ids asked for. */
+const SHARED_RECORDS = 1000;
+
+/** As findIdpClient, the same frozen record for as long as the row is unchanged. */
+export async function findSharedIdpClient(conn: Conn, id: string): Promise<Readonly<IdpClientRecord> | null> {
+  if (!possibleId(id)) return null;
+  let shared = sharedClients.get(conn);
+  if (!shared) sharedClients.set(conn, (shared = { records: new Map(), waiting: new Map() }));
+  const { records, waiting } = shared;
+  let read = waiting.get(id);
+  if (!read) {
+    read = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      // Sent from here on: a lookup arriving now waits for a read of its own.
+      waiting.delete(id);
+      return (await clientRows(conn, id))[0];
+    });
+    waiting.set(id, read);
+  }
+  const row = await read;
+  const before = records.get(id);
+  if (!row) {
+    records.delete(id);
+    return null;
+  }
+  if (before && sameRow(before.row, row)) return before.record;
+  const record = deepFreeze(toRecord(row));
+  records.delete(id);
+  if (records.size >= SHARED_RECORDS) records.delete(records.keys().next().value!);
+  records.set(id, { row, record });
+  return record;
+}
+
+function sameRow(a: Row, b: Row): boolean {
+  for (const column of Object.keys(b) as Array<keyof Row>) if (a[column] !== b[column]) return false;
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 export async function listIdpClients(conn: Conn): Promise<IdpClientRecord[]> {

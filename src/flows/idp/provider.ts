@@ -1,7 +1,6 @@
 import type { Deps } from '../context.js';
 import type { ProviderEvent } from '../../idp/provider.js';
-import { recordEvent, type AuditSource, type EventFields } from '../../audit/recorder.js';
-import type { AuditEventType } from '../../domain/audit-event.js';
+import { recordEvents, type PendingAuditEvent } from '../../audit/recorder.js';
 import { WriteBatcher } from '../../store/write-batcher.js';
 import { endBrowserSession } from './browser-session.js';
 import { pagesOf } from '../../idp/pages.js';
@@ -11,12 +10,6 @@ import { pagesOf } from '../../idp/pages.js';
 // session here when the user logs out of it from a client.
 
 export type IdpProviderFactory = (deps: Deps, issuer: string) => any;
-
-interface PendingEvent {
-  source: AuditSource;
-  type: AuditEventType;
-  fields: EventFields;
-}
 
 /**
  * Loads the provider (oidc-provider, about 25 MiB of a process's memory, so
@@ -49,19 +42,13 @@ export async function loadIdpProvider(): Promise<IdpProviderFactory> {
  * Records the provider's events (a token issued or revoked, a refresh token
  * replayed), each in the database before the provider answers. A token is
  * issued on every request to the token endpoint, so the events of requests
- * answered at the same time go in together, in one transaction (on SQLite
- * one commit instead of one each); a lone event is written on its own. A
- * failure is logged, and the provider's answer stands.
+ * answered at the same time go in together, as one statement (on SQLite one
+ * commit instead of one each; recordEvents). A failure is logged, and the
+ * provider's answer stands.
  */
 function providerEventRecorder(deps: Deps): (event: ProviderEvent) => Promise<void> {
   let sequence = 0;
-  const batcher = new WriteBatcher<number, PendingEvent>(async (batch) => {
-    const events = [...batch.values()];
-    if (events.length === 1) return recordEvent(deps, deps.db, events[0]!.source, events[0]!.type, events[0]!.fields);
-    await deps.db.transaction().execute(async (tx) => {
-      for (const { source, type, fields } of events) await recordEvent(deps, tx, source, type, fields);
-    });
-  });
+  const batcher = new WriteBatcher<number, PendingAuditEvent>((batch) => recordEvents(deps, deps.db, [...batch.values()]));
   return async (event) => {
     const detail = { ...(event.clientId ? { client_id: event.clientId } : {}), ...(event.grantType ? { grant_type: event.grantType } : {}), ...(event.tokenType ? { token_type: event.tokenType } : {}) };
     const pending = { source: { ip: event.ip, userAgent: event.userAgent, now: deps.clock.now() }, type: event.type, fields: { userId: event.userId, detail } };
