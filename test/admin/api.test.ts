@@ -11,7 +11,13 @@ import { cliSource } from '../../src/audit/recorder.js';
 // resource and its sub-resources, the envelope for bad input, the audit
 // events of each change, and its OpenAPI document.
 
-const ENV = { ADMIN_PORT: '0', ACCOUNT_LOGIN_METHODS: 'email,username', ACCOUNT_EMAIL_VERIFICATION: 'optional' };
+// Two custom profile fields, neither required (signup here asks for none), for GET /profile-fields.
+const PROFILE_SCHEMA = {
+  type: 'object',
+  properties: { company: { type: 'string', minLength: 2, maxLength: 40, title: 'Company' }, seats: { type: 'integer', minimum: 1, maximum: 500, enum: [1, 10, 500] } },
+  required: [],
+};
+const ENV = { ADMIN_PORT: '0', ACCOUNT_LOGIN_METHODS: 'email,username', ACCOUNT_EMAIL_VERIFICATION: 'optional', ACCOUNT_PROFILE_SCHEMA: JSON.stringify(PROFILE_SCHEMA) };
 
 async function login(server: TestServer, email: string, password = PASSWORD) {
   return server.client('app').post('/auth/login', { email, password });
@@ -265,9 +271,22 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
     assertAdminError(await writer.put(`/users/${user.id}/nothing`), 404, 'not_found');
   });
 
+  it('lists the declared profile fields with their rules to a read key, and takes no change there', async () => {
+    const fields = await reader.get('/profile-fields');
+    assert.equal(fields.status, 200, JSON.stringify(fields.body));
+    assert.deepEqual(fields.body.data, [
+      { name: 'company', type: 'string', required: false, min_length: 2, max_length: 40, title: 'Company' },
+      { name: 'seats', type: 'integer', required: false, enum: [1, 10, 500], minimum: 1, maximum: 500 },
+    ]);
+    assertAdminError(await reader.get('/profile-fields?name=company'), 400, 'invalid', 'name');
+    const post = await writer.post('/profile-fields', {});
+    assert.equal(post.status, 405);
+  });
+
   it('serves its own OpenAPI document and page, without the console routes', async () => {
     const doc = await (await fetch(`${base}/admin/openapi.json`)).json();
     assert.ok(doc.paths['/admin/v1/users']);
+    assert.ok(doc.paths['/admin/v1/profile-fields'].get);
     assert.ok(doc.paths['/admin/v1/users/{id}/sessions']);
     assert.ok(doc.paths['/admin/v1/webhook-deliveries/requeue']);
     assert.ok(!Object.keys(doc.paths).some((p) => p.startsWith('/console') || p.startsWith('/_service')), Object.keys(doc.paths).join(' '));

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../../endpoint.js';
 import { users } from './users.js';
+import { profileFields } from './profile-fields.js';
 import { emailAddresses } from './email-addresses.js';
 import { phones } from './phones.js';
 import { sessions } from './sessions.js';
@@ -15,6 +16,7 @@ import { idpInitialAccessTokens } from './idp-initial-access-tokens.js';
 // API keys (/admin/v1) and behind the console's sign-in (/console/api/v1).
 export const adminEndpoints: readonly Endpoint[] = [
   ...users,
+  profileFields,
   ...emailAddresses,
   ...phones,
   ...sessions,
