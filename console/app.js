@@ -195,6 +195,106 @@ function Search() {
   </section>`;
 }
 
+/** A field's stored value as its input holds it: text for text, number and select inputs, true/false for a checkbox. */
+function inputValue(field, value) {
+  if (field.type === 'boolean' && field.enum === undefined) return value === true;
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** What the input holds, as the API takes it: null for an empty input; a number that does not parse stays text, for the server to refuse. */
+function apiValue(field, held) {
+  if (typeof held === 'boolean') return held;
+  if (held === '') return null;
+  if (field.type === 'string') return held;
+  if (field.type === 'boolean') return held === 'true';
+  const number = Number(held);
+  return Number.isFinite(number) ? number : held;
+}
+
+/**
+ * The user's names and ACCOUNT_PROFILE_SCHEMA fields (as GET /profile-fields
+ * declares them), edited in one form; Save sends one PATCH of only what
+ * changed, and each refusal shows next to the input its param names.
+ */
+function ProfileForm({ user, fields, change, onSaved }) {
+  const [saved, setSaved] = useState(user);
+  const heldOf = (u) => ({
+    first_name: u.first_name ?? '',
+    last_name: u.last_name ?? '',
+    ...Object.fromEntries(fields.map((f) => [`profile.${f.name}`, inputValue(f, u.profile?.[f.name])])),
+  });
+  const [held, setHeld] = useState(() => heldOf(user));
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState({});
+  const [notice, setNotice] = useState('');
+
+  async function submit(event) {
+    event.preventDefault();
+    const before = heldOf(saved);
+    const body = {};
+    for (const name of ['first_name', 'last_name']) if (held[name] !== before[name]) body[name] = held[name];
+    const profile = {};
+    for (const f of fields) {
+      const key = `profile.${f.name}`;
+      if (held[key] !== before[key]) profile[f.name] = apiValue(f, held[key]);
+    }
+    if (Object.keys(profile).length > 0) body.profile = profile;
+    setErrors({});
+    setNotice('');
+    if (Object.keys(body).length === 0) return setNotice(t('profile.unchanged'));
+    setBusy(true);
+    const result = await change('PATCH', `${API}/users/${user.id}`, body);
+    setBusy(false);
+    if (!result) return;
+    if (result.http >= 400) {
+      const byParam = {};
+      for (const e of result.body?.errors ?? []) {
+        const at = e.param in held ? e.param : '';
+        byParam[at] = [...(byParam[at] ?? []), e.message];
+      }
+      if (Object.keys(byParam).length === 0) byParam[''] = [errorText(result.body)];
+      return setErrors(byParam);
+    }
+    setSaved(result.body.data);
+    setHeld(heldOf(result.body.data));
+    setNotice(t('profile.saved'));
+    onSaved();
+  }
+
+  const set = (key, value) => setHeld((previous) => ({ ...previous, [key]: value }));
+  const id = (key) => (key.startsWith('profile.') ? `profile-field-${key.slice('profile.'.length)}` : `profile-${key}`);
+  const problem = (key) => errors[key] && html`<span class="error" id=${`${id(key)}-error`}>${errors[key].join(' ')}</span>`;
+  const described = (key) => ({ 'aria-invalid': errors[key] ? 'true' : undefined, 'aria-describedby': errors[key] ? `${id(key)}-error` : undefined });
+
+  function input(f) {
+    const key = `profile.${f.name}`;
+    const common = { id: id(key), name: key, required: f.required, ...described(key) };
+    if (f.enum !== undefined)
+      return html`<select ...${common} value=${held[key]} onChange=${(e) => set(key, e.target.value)}>
+        <option value="">${t('profile.no_value')}</option>
+        ${f.enum.map((v) => html`<option value=${String(v)}>${String(v)}</option>`)}
+      </select>`;
+    if (f.type === 'boolean') return html`<input type="checkbox" ...${common} required=${false} checked=${held[key]} onChange=${(e) => set(key, e.target.checked)} />`;
+    if (f.type === 'string')
+      return html`<input ...${common} value=${held[key]} maxlength=${f.max_length} minlength=${f.min_length} onInput=${(e) => set(key, e.target.value)} />`;
+    return html`<input type="number" ...${common} value=${held[key]} min=${f.minimum} max=${f.maximum} step=${f.type === 'integer' ? '1' : 'any'} onInput=${(e) => set(key, e.target.value)} />`;
+  }
+
+  const row = (key, label, control, check = false) => html`<label class=${check ? 'check' : undefined}>${label} ${control} ${problem(key)}</label>`;
+
+  return html`<section id="profile">
+    <h2>${t('profile.title')}</h2>
+    <form class="stack" id="profile-form" onSubmit=${submit}>
+      ${row('first_name', t('profile.first_name'), html`<input id="profile-first_name" name="first_name" autocomplete="off" maxlength="150" value=${held.first_name} ...${described('first_name')} onInput=${(e) => set('first_name', e.target.value)} />`)}
+      ${row('last_name', t('profile.last_name'), html`<input id="profile-last_name" name="last_name" autocomplete="off" maxlength="150" value=${held.last_name} ...${described('last_name')} onInput=${(e) => set('last_name', e.target.value)} />`)}
+      ${fields.map((f) => row(`profile.${f.name}`, f.title ?? f.name, input(f), f.type === 'boolean' && f.enum === undefined))}
+      <div class="inline"><button class="primary" id="profile-save" disabled=${busy}>${t('profile.save')}</button></div>
+    </form>
+    ${errors[''] && html`<p class="error" role="alert" id="profile-error">${errors[''].join(' ')}</p>`}
+    ${notice && html`<p class="notice" role="status" id="profile-notice">${notice}</p>`}
+  </section>`;
+}
+
 function UserPage({ id, change }) {
   const [data, setData] = useState(null);
   const [notice, setNotice] = useState('');
@@ -205,8 +305,9 @@ function UserPage({ id, change }) {
       ['', '/sessions', '/authenticators', '/social-accounts'].map((suffix) => call('GET', `${API}/users/${id}${suffix}`)),
     );
     const events = await call('GET', `${API}/audit-events?user_id=${id}&limit=20`);
+    const fields = await call('GET', `${API}/profile-fields`);
     if (parts[0].http !== 200) return setError(errorText(parts[0].body));
-    setData({ user: parts[0].body.data, sessions: parts[1].body.data ?? [], authenticators: parts[2].body.data ?? [], social: parts[3].body.data ?? [], events: events.body.data ?? [] });
+    setData({ user: parts[0].body.data, fields: fields.body.data ?? [], sessions: parts[1].body.data ?? [], authenticators: parts[2].body.data ?? [], social: parts[3].body.data ?? [], events: events.body.data ?? [] });
   }, [id]);
 
   useEffect(() => void load(), [load]);
@@ -223,7 +324,7 @@ function UserPage({ id, change }) {
 
   if (error && !data) return html`<p class="error" role="alert">${error}</p>`;
   if (!data) return html`<p>${t('loading')}</p>`;
-  const { user, sessions, authenticators, social, events } = data;
+  const { user, fields, sessions, authenticators, social, events } = data;
   return html`<div id="user-page" data-user=${user.id}>
     <p><a href="#/">${t('user.back')}</a></p>
     <section>
@@ -242,6 +343,7 @@ function UserPage({ id, change }) {
       ${notice && html`<p class="notice" role="status" id="notice">${notice}</p>`}
       ${error && html`<p class="error" role="alert" id="error">${error}</p>`}
     </section>
+    <${ProfileForm} user=${user} fields=${fields} change=${change} onSaved=${load} />
     <section id="addresses">
       <h2>${t('addresses.title')}</h2>
       <ul>

@@ -6,7 +6,7 @@ import { browserSkipReason, launchBrowser } from '../support/browser.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { PASSWORD, nthMail } from '../support/accounts.js';
 import { nextPeriod, totpAccount, totpAt, verifiedAccount } from '../mfa/support.js';
-import { adminUrl } from '../admin/support.js';
+import { AdminClient, adminUrl, newKey } from '../admin/support.js';
 import { setAdmin, userById } from '../../src/flows/admin/users.js';
 import { cliSource } from '../../src/audit/recorder.js';
 import { listAuditEvents } from '../../src/store/audit-events.js';
@@ -18,17 +18,29 @@ import { findUserByEmail } from '../../src/store/users.js';
 // sessions, removes their second factor and sends them a reset link; people
 // without the role, or without a second factor, are turned away.
 const skip = browserSkipReason();
+// Neither field required, so the other cases' signups need neither.
+const PROFILE_SCHEMA = {
+  type: 'object',
+  properties: { company: { type: 'string', maxLength: 40, title: 'Company' }, plan: { type: 'string', enum: ['free', 'team', 'enterprise'] } },
+};
 
 describeUnlessSkipped('admin console in Chromium', skip, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
   let console_: string;
+  let adminBase: string;
   let admin: { email: string; secret: string; id: number };
 
   before(async () => {
-    server = await startTestServer('sqlite', { ADMIN_PORT: '0', ACCOUNT_EMAIL_VERIFICATION: 'optional', ACCOUNT_LOGIN_METHODS: 'email,username' });
-    console_ = `${await adminUrl(server)}/console`;
+    server = await startTestServer('sqlite', {
+      ADMIN_PORT: '0',
+      ACCOUNT_EMAIL_VERIFICATION: 'optional',
+      ACCOUNT_LOGIN_METHODS: 'email,username',
+      ACCOUNT_PROFILE_SCHEMA: JSON.stringify(PROFILE_SCHEMA),
+    });
+    adminBase = await adminUrl(server);
+    console_ = `${adminBase}/console`;
     const account = await totpAccount(server, 'app');
     const user = (await findUserByEmail(server.app.deps.db, account.email))!;
     await setAdmin(server.app.deps, cliSource(Date.now()), user, true);
@@ -147,6 +159,70 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await page.waitForSelector('#notice');
     const mail = await nthMail(server.mail, target.email, 2);
     assert.match(mail.text, /password\/reset\/key\//);
+  });
+
+  /** Clicks Save on the profile form, confirming the password if the console asks for it. */
+  async function saveProfile(): Promise<void> {
+    await page.click('#profile-save');
+    const shown = await page.waitForSelector('#profile-notice, #profile-form .error, #reauthenticate');
+    if ((await shown.getAttribute('id')) !== 'reauthenticate') return;
+    await page.fill('#reauth-password', PASSWORD);
+    await page.click('#reauth-submit');
+    await page.waitForSelector('#profile-notice, #profile-form .error');
+  }
+
+  it('edits a user\'s names and profile fields in one request, and shows a refused field next to it, changing nothing', async () => {
+    const target = await verifiedAccount(server, 'app');
+    const id = (await findUserByEmail(server.app.deps.db, target.email))!.id;
+    const api = new AdminClient(adminBase, (await newKey(server, 'read')).secret);
+    await page.goto(`${console_}#/users/${id}`);
+    await page.waitForSelector('#profile-form');
+    // Every input has its label: the field's title, else its name.
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Company').fill('Analytical Engines');
+    await page.getByLabel('plan').selectOption('team');
+    assert.equal(await page.getAttribute('#profile-field-company', 'maxlength'), '40');
+
+    // The PATCH held back: the button stays disabled until its answer comes.
+    const patches: unknown[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/console/api/v1/users/${id}`, async (route) => {
+      if (route.request().method() !== 'PATCH') return route.continue();
+      patches.push(route.request().postDataJSON());
+      await held;
+      await route.continue();
+    });
+    await page.click('#profile-save');
+    await page.waitForFunction(() => (document.querySelector('#profile-save') as HTMLButtonElement).disabled);
+    release();
+    const shown = await page.waitForSelector('#profile-notice, #reauthenticate');
+    if ((await shown.getAttribute('id')) === 'reauthenticate') {
+      await page.fill('#reauth-password', PASSWORD);
+      await page.click('#reauth-submit');
+      await page.waitForSelector('#profile-notice');
+    }
+    await page.unroute(`**/console/api/v1/users/${id}`);
+    assert.equal(await page.isDisabled('#profile-save'), false);
+    assert.deepEqual(patches.at(-1), { first_name: 'Ada', last_name: 'Lovelace', profile: { company: 'Analytical Engines', plan: 'team' } });
+    const after = (await api.get(`/users/${id}`)).body.data;
+    assert.deepEqual([after.first_name, after.last_name, after.profile], ['Ada', 'Lovelace', { company: 'Analytical Engines', plan: 'team' }]);
+
+    // 41 characters, past the input's maxlength (set as a script would): the server refuses, next to the field.
+    await page.$eval('#profile-field-company', (input: HTMLInputElement) => {
+      input.value = 'x'.repeat(41);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.getByLabel('Last name').fill('Byron');
+    await saveProfile();
+    await page.waitForSelector('#profile-field-company-error');
+    assert.match((await page.textContent('#profile-field-company-error'))!, /40/);
+    assert.equal(await page.getAttribute('#profile-field-company', 'aria-invalid'), 'true');
+    assert.equal(await page.getAttribute('#profile-field-company', 'aria-describedby'), 'profile-field-company-error');
+    assert.equal(await page.locator('#profile-last_name-error').count(), 0);
+    const unchanged = (await api.get(`/users/${id}`)).body.data;
+    assert.deepEqual([unchanged.last_name, unchanged.profile], ['Lovelace', { company: 'Analytical Engines', plan: 'team' }]);
   });
 
   it('turns away a user without the admin role, and an administrator without a second factor', async () => {
