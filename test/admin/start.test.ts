@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/process-server.js';
 import { TEST_SECRET } from '../support/server.js';
+import { RUN_TYPESCRIPT } from '../support/typescript.js';
 
 // A server whose port is taken, the admin listener's or the public one's:
 // `node src/main.ts` says so in one line naming the address and the
 // setting, and exits with 1, rather than dying on a stack trace.
 
 async function start(env: Record<string, string>): Promise<{ status: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, 'src/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));

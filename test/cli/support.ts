@@ -7,10 +7,12 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { createTestDatabase, type DatabaseKind } from '../support/databases.js';
 import { TEST_SECRET } from '../support/server.js';
+import { RUN_TYPESCRIPT } from '../support/typescript.js';
 
 // The CLI as an operator runs it: `headless-auth` in a child process,
 // configured by the environment, against a test database. Its source runs
-// through tsx (bin/headless-auth.js runs the build of the same module).
+// as TypeScript (RUN_TYPESCRIPT; bin/headless-auth.js runs the build of the
+// same module).
 
 const CLI = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 
@@ -23,7 +25,7 @@ export interface CliRun {
 }
 
 export async function runCli(databaseUrl: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, CLI, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET, NODE_ENV: 'test', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

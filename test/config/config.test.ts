@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.js';
 import { SECRET, rejects } from './support.js';
+import { RUN_TYPESCRIPT } from '../support/typescript.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -212,7 +213,7 @@ describe('start-up with a bad configuration', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'auth-config-'));
     try {
       const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', ...env };
-      return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 60_000 });
+      return spawnSync(process.execPath, [...RUN_TYPESCRIPT, 'src/main.ts'], { cwd: ROOT, env: childEnv, encoding: 'utf8', timeout: 60_000 });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

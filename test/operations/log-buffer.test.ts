@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe } from 'node:test';
+import { RUN_TYPESCRIPT } from '../support/typescript.js';
 
 // The log buffers lines in memory and writes them in batches (issue 23):
 // nothing may be lost when the process ends, however it ends, and a quiet
@@ -11,7 +12,7 @@ import { describe } from 'node:test';
 const CHILD = new URL('../support/log-child.ts', import.meta.url).pathname;
 
 function run(mode: string, lines: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, String(lines)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, CHILD, mode, String(lines)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const received: number[] = [];
   const reader = createInterface({ input: child.stdout });
   reader.on('line', (line) => {

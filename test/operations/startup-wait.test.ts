@@ -11,6 +11,7 @@ import { TEST_SECRET } from '../support/server.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
 import { startProxiedServices, type ProxiedServices } from '../support/proxied-services.js';
+import { RUN_TYPESCRIPT } from '../support/typescript.js';
 
 // Issue 13 item 11: a start without a reachable database or Redis exited
 // with a raw stack trace. A start now retries for DEPENDENCY_WAIT_SECONDS
@@ -24,7 +25,7 @@ const skip = (await serviceSkipReason('PostgreSQL')) ?? (await serviceSkipReason
 /** Runs the server until it exits by itself; its stdout lines (parsed) and stderr. */
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; lines: any[]; stdout: string; stderr: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'auth-startup-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', SECRET_KEY: TEST_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { RUN_TYPESCRIPT } from './typescript.js';
 
 // A server as deployed: `node src/main.ts` in its own process, with npm
 // start's node flags (so each Node the suite runs on is shown to accept
@@ -33,7 +34,7 @@ export async function freePort(): Promise<number> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, [...startFlags, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...startFlags, ...RUN_TYPESCRIPT, 'src/main.ts'], {
     // No load balancer to wait for: stop() exits at once unless a test asks for the delay.
     env: { ...process.env, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_DELAY_MS: '0', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { buildApp, type App } from '../../src/app.js';
 import type { Logger } from '../../src/observability/logger.js';
 import { ApiClient } from './client.js';
-import { createTestDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+import { createMigratedDatabase, databaseKinds, type DatabaseKind, type TestDatabase } from './databases.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { describeUnlessSkipped } from './suites.js';
 
@@ -58,7 +58,7 @@ export interface TestServerOptions {
  * do not trip over each other's counters.
  */
 export async function startTestServer(kind: DatabaseKind, env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
-  const database: TestDatabase = options.database ?? (await createTestDatabase(kind));
+  const database: TestDatabase = options.database ?? (await createMigratedDatabase(kind));
   const mail = await startSmtpSink();
   const clock = new TestClock();
   const config = loadConfig({
