@@ -181,13 +181,15 @@ describe('the reference\'s catalogue', () => {
       apple: { certificate_key: '' },
     };
     const document: Record<string, unknown> = {};
+    // Apple needs a real key and SAML an identity provider's settings: their own suites start them.
+    const own = ['apple', 'saml'];
     for (const type of providerTypes) {
-      if (type.id === 'apple') continue;
+      if (own.includes(type.id)) continue;
       const app: Record<string, unknown> = { client_id: `${type.id}-id`, secret: 's', key: '', settings: appSettings[type.id] ?? {} };
       if (type.id === 'openid_connect') app.provider_id = 'sso';
       document[type.id] = { SCOPE: ['a', 'b'], AUTH_PARAMS: { prompt: 'consent' }, VERIFIED_EMAIL: false, OAUTH_PKCE_ENABLED: true, ...required[type.id], APPS: [app] };
     }
     const config = loadConfig({ SECRET_KEY: 'a-secret-key-long-enough-for-the-test-0123456789', SOCIALACCOUNT_PROVIDERS: JSON.stringify(document) });
-    assert.equal(config.social.apps.length, providerTypes.length - 1);
+    assert.equal(config.social.apps.length, providerTypes.length - own.length);
   });
 });
