@@ -1,5 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,7 +185,10 @@ $metadata[${php(IDP_ENTITY_ID)}] = [
       if (sp.requestsSignedWith) fields.push(`'validate.authnrequest' => true`, `'validate.logout' => true`, `'certData' => ${php(bareCert(sp.requestsSignedWith))}`);
       return `$metadata[${php(sp.entityId)}] = [${fields.join(', ')}];`;
     });
-    writeFileSync(join(dir, 'metadata', 'saml20-sp-remote.php'), `<?php\n${entries.join('\n')}\n`);
+    // Written aside and renamed into place: PHP may be reading the file for a request in flight.
+    const path = join(dir, 'metadata', 'saml20-sp-remote.php');
+    writeFileSync(`${path}.new`, `<?php\n${entries.join('\n')}\n`);
+    renameSync(`${path}.new`, path);
   };
   writeSps();
 
