@@ -192,7 +192,9 @@ $metadata[${php(IDP_ENTITY_ID)}] = [
   };
   writeSps();
 
-  const child: ChildProcess = spawn(PHP, ['-S', `127.0.0.1:${port}`, '-t', `${SIMPLESAMLPHP}/www`], {
+  // No opcache: it would keep serving the SP metadata it compiled for up to
+  // revalidate_freq seconds after registerSp rewrites the file.
+  const child: ChildProcess = spawn(PHP, ['-d', 'opcache.enable=0', '-S', `127.0.0.1:${port}`, '-t', `${SIMPLESAMLPHP}/www`], {
     env: { ...process.env, SIMPLESAMLPHP_CONFIG_DIR: join(dir, 'config') },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
