@@ -151,6 +151,13 @@ export const PAGES: TemplateInfo[] = [
     variables: { error: '`expired`, `failed`, `unsupported`, `form`, `rate_limited` or `oauth`', description: "with `oauth`: the provider's description (English, from OAuth)" },
     samples: ['expired', 'failed', 'unsupported', 'form', 'rate_limited'].map((error) => ({ ...pageBase, error, description: '' })).concat([{ ...pageBase, error: 'oauth', description: 'invalid redirect_uri' }]),
   },
+  {
+    name: 'socialaccount/relay.html',
+    kind: 'page',
+    about: 'social login by a provider that answers in the URL fragment (Telegram): the moment its script posts the answer back',
+    variables: { relay_script: 'the one script allowed, by its hash (safe filter); keep it' },
+    samples: [{ ...pageBase, relay_script: '' }],
+  },
 ];
 
 export const ALL_TEMPLATES: TemplateInfo[] = [...MAILS, ...SMS, ...PAGES];

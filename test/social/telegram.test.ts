@@ -76,6 +76,12 @@ it('sends the browser to Telegram\'s login for the bot, and serves the relay pag
   assert.ok(policy.includes(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`), policy);
   assert.ok(policy.includes("default-src 'none'") && policy.includes("frame-ancestors 'none'"), policy);
   assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+
+  // Its words are a template's, in the browser's language; the script stays the one the policy allows.
+  const german = await (await fetch(returnTo, { headers: { 'accept-language': 'de-DE,de;q=0.9' } })).text();
+  assert.match(german, /<html lang="de">/);
+  assert.match(german, /<title>Anmeldung bei [^<]+<\/title>/);
+  assert.equal(/<script>([\s\S]*)<\/script>/.exec(german)![1], script);
 });
 
 it('logs in with a result Telegram signed; extra_data is the result without hash and auth_date', async () => {

@@ -6,7 +6,7 @@ import { RedirectInput, startProviderRedirect, STATE_LIFETIME_MS } from '../../.
 import { completeProviderCallback, keepPostedUser } from '../../../flows/social/callback.js';
 import { randomKey } from '../../../security/secrets.js';
 import { oidcCallbackPath, typeCallbackPath } from '../../../social/apps.js';
-import { RELAY_PAGE, RELAY_PAGE_HEADERS } from './relay-page.js';
+import { RELAY_PAGE_HEADERS, relayPage } from './relay-page.js';
 import { providerType } from '../../../social/providers/index.js';
 import { registerClientAuth, requestContext } from '../../client-auth.js';
 import { send } from '../../render.js';
@@ -159,7 +159,7 @@ function relayCallbackEndpoints(type: string, name: string, path: string, tags: 
       summary: `${name} callback (relay page)`,
       description: 'The provider sends the browser here with its answer in the URL fragment, which only the browser sees: this page posts it back to the same URL.',
       response: { 200: Type.String({ description: 'An HTML page whose one script posts the fragment.' }) },
-      handler: () => async (_request, reply) => reply.code(200).headers(RELAY_PAGE_HEADERS).type('text/html; charset=utf-8').send(RELAY_PAGE),
+      handler: (deps) => async (request, reply) => reply.code(200).headers(RELAY_PAGE_HEADERS).type('text/html; charset=utf-8').send(relayPage(deps, request.headers['accept-language'])),
     }),
     customEndpoint({
       method: 'POST',
