@@ -11,7 +11,9 @@ export const quickbooks = declareOAuth2Provider({
   profile: async ({ api, settings, params }) => {
     const host = settings.sandbox === true ? 'sandbox-accounts.platform.intuit.com' : 'accounts.platform.intuit.com';
     const userinfo = await api.object(`https://${host}/v1/openid_connect/userinfo`);
-    return { ...userinfo, realmId: params.get('realmId') };
+    // Only when Intuit sent one, as the reference: no null realmId in extra_data.
+    const realmId = params.get('realmId');
+    return realmId ? { ...userinfo, realmId } : userinfo;
   },
   uid: 'sub',
   email: 'email',
