@@ -1,8 +1,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../support/server.js';
-import { PASSWORD, readyClient, signedUp, uniqueEmail } from '../support/accounts.js';
-import { AdminClient, adminUrl } from '../admin/support.js';
+import { nthMail, PASSWORD, readyClient, signedUp, uniqueEmail } from '../support/accounts.js';
+import { AdminClient, adminUrl, newKey } from '../admin/support.js';
 import { findUserByEmail } from '../../src/store/users.js';
 import { languageOf } from '../../src/flows/language.js';
 
@@ -19,6 +19,9 @@ const SPANISH = { 'accept-language': 'es' };
 const wire = (body: any) => body.errors.map((e: any) => ({ code: e.code, param: e.param }));
 
 describeEachDatabase('languages of the API', { ADMIN_PORT: '0', ACCOUNT_EMAIL_VERIFICATION: 'optional', ACCOUNT_MAX_EMAIL_ADDRESSES: '2' }, ({ server }) => {
+  // The admin listener starts once per server, at the first test that needs it.
+  let admin: Promise<string> | undefined;
+  const adminBase = () => (admin ??= adminUrl(server()));
   it('a German request gets German messages with the codes, params and status of an English one', async () => {
     const client = await readyClient(server(), 'browser');
     const body = { email: 'nobody@example.com', password: 'wrong password' };
@@ -76,7 +79,7 @@ describeEachDatabase('languages of the API', { ADMIN_PORT: '0', ACCOUNT_EMAIL_VE
   });
 
   it('the admin API answers in the caller\'s language, codes unchanged', async () => {
-    const admin = new AdminClient(await adminUrl(server()), 'not-a-key');
+    const admin = new AdminClient(await adminBase(), 'not-a-key');
     const german = await admin.request('GET', '/admin/v1/users', undefined, GERMAN);
     const english = await admin.request('GET', '/admin/v1/users');
     assert.equal(german.status, 401);
@@ -110,5 +113,11 @@ describeEachDatabase('languages of the API', { ADMIN_PORT: '0', ACCOUNT_EMAIL_VE
     // A stored language no longer offered, or none, reads as LANGUAGE_CODE.
     assert.equal(languageOf(deps, { ...user, language: 'it' }), 'en');
     assert.equal(languageOf(deps, { ...user, language: null }), 'en');
+
+    // A mail sent outside the user's own requests (an administrator's reset link) is in their stored language.
+    const writer = new AdminClient(await adminBase(), (await newKey(server(), 'write')).secret);
+    assert.equal((await writer.post(`/users/${user.id}/password-reset`)).status, 200);
+    const reset = await nthMail(server().mail, email, 2);
+    assert.match(reset.subject, /Passwort zurücksetzen/);
   });
 });
