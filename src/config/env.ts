@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // Typed readers for environment variables. Each failure names the variable
 // and what it accepts, so a bad deployment stops with one clear line.
 
@@ -81,4 +82,22 @@ export function readJsonObject(env: Env, name: string): Record<string, unknown> 
     throw new ConfigError(`${name}: expected a JSON object`);
   }
   return parsed as Record<string, unknown>;
+}
+
+/** A setting holding inline JSON (when it starts with `{`) or the path of a JSON file. */
+export function readJsonDocument(name: string, raw: string): unknown {
+  const text = raw.trim();
+  let json = text;
+  if (!text.startsWith('{')) {
+    try {
+      json = readFileSync(text, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${name}: neither inline JSON nor a readable file: ${(error as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new ConfigError(`${name}: expected a JSON object, got unparsable text`);
+  }
 }

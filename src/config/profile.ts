@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ProfileValue } from '../domain/user.js';
-import { ConfigError, readOptional, type Env } from './env.js';
+import { ConfigError, readJsonDocument, readOptional, type Env } from './env.js';
 
 // A deployment's own profile fields (ACCOUNT_PROFILE_SCHEMA: a JSON Schema
 // object of flat, typed properties), which of the user's fields the wire's
@@ -85,24 +84,6 @@ function fail(name: string, message: string): never {
   throw new ConfigError(`${name}: ${message}`);
 }
 
-/** Inline JSON when it starts with `{`, else the path of a JSON file. */
-function readDocument(name: string, raw: string): unknown {
-  const text = raw.trim();
-  let json = text;
-  if (!text.startsWith('{')) {
-    try {
-      json = readFileSync(text, 'utf8');
-    } catch (error) {
-      fail(name, `neither inline JSON nor a readable file: ${(error as Error).message}`);
-    }
-  }
-  try {
-    return JSON.parse(json);
-  } catch {
-    return fail(name, 'expected a JSON object, got unparsable text');
-  }
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 
@@ -163,7 +144,7 @@ function readFields(env: Env): ProfileField[] {
   const name = 'ACCOUNT_PROFILE_SCHEMA';
   const raw = readOptional(env, name);
   if (raw === undefined) return [];
-  const schema = readDocument(name, raw);
+  const schema = readJsonDocument(name, raw);
   if (!isObject(schema)) fail(name, 'expected a JSON Schema object: {"type": "object", "properties": {...}, "required": [...]}');
   for (const keyword of Object.keys(schema)) {
     if (!TOP_KEYWORDS.has(keyword)) fail(name, `unsupported keyword "${keyword}"; allowed: ${[...TOP_KEYWORDS].join(', ')}`);
@@ -203,7 +184,7 @@ function readClaims(env: Env, fields: ProfileField[]): ProfileClaim[] {
   const name = 'IDP_OIDC_PROFILE_CLAIMS';
   const raw = readOptional(env, name);
   if (raw === undefined) return [];
-  const given = readDocument(name, raw);
+  const given = readJsonDocument(name, raw);
   if (!isObject(given)) fail(name, 'expected a JSON object of field: claim or field: {"claim": ..., "scope": ...}');
   const seen = new Set<string>();
   return Object.entries(given).map(([field, value]) => {

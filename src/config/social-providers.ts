@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { ConfigError } from './env.js';
+import { ConfigError, readJsonDocument } from './env.js';
 import type { CommonSettings, OptionSpec, OptionValue, SocialApp } from '../social/app.js';
 import { providerType, providerTypes } from '../social/providers/index.js';
 import type { ProviderType } from '../social/provider-type.js';
@@ -41,24 +40,6 @@ function fail(where: string, message: string): never {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Inline JSON when it starts with `{`, else the path of a JSON file. */
-function readDocument(raw: string): unknown {
-  const text = raw.trim();
-  let json = text;
-  if (!text.startsWith('{')) {
-    try {
-      json = readFileSync(text, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`${VARIABLE}: neither inline JSON nor a readable file: ${(error as Error).message}`);
-    }
-  }
-  try {
-    return JSON.parse(json);
-  } catch {
-    throw new ConfigError(`${VARIABLE}: expected a JSON object, got unparsable text`);
-  }
 }
 
 function parseOption(where: string, name: string, spec: OptionSpec, value: unknown): OptionValue {
@@ -220,7 +201,7 @@ function parseProviderType(typeId: string, raw: unknown): SocialApp[] {
  * and that no two callback URLs coincide.
  */
 export function parseSocialProviders(raw: string, oidcUrlPrefix: string): SocialApp[] {
-  const document = readDocument(raw);
+  const document = readJsonDocument(VARIABLE, raw);
   if (!isObject(document)) throw new ConfigError(`${VARIABLE}: expected a JSON object of provider types`);
   const apps = Object.entries(document)
     .filter(([typeId]) => !NOT_IN_HEADLESS.has(typeId))
