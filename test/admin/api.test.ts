@@ -121,6 +121,23 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
     assert.ok(types.every((e) => (e.detail as any).actor_id === writeKeyId));
   });
 
+  it('grants and takes the admin role, audited with the key that did it', async () => {
+    const made = await writer.post('/users', { email: uniqueEmail('role'), password: PASSWORD, email_verified: true });
+    const id = made.body.data.id;
+    assert.equal(made.body.data.is_admin, false);
+    const granted = await writer.patch(`/users/${id}`, { is_admin: true });
+    assert.equal(granted.status, 200, JSON.stringify(granted.body));
+    assert.equal(granted.body.data.is_admin, true);
+    assert.equal((await reader.get(`/users?admin=true&id=${id}`)).body.data.length, 1);
+    assertAdminError(await reader.patch(`/users/${id}`, { is_admin: false }), 403, 'insufficient_scope');
+    assert.equal((await writer.patch(`/users/${id}`, { is_admin: false })).body.data.is_admin, false);
+    const events = await listAuditEvents(server().app.deps.db, { userId: id, types: ['admin.granted', 'admin.revoked'], limit: 5 });
+    assert.deepEqual(events.map((e) => [e.type, (e.detail as any).actor, (e.detail as any).actor_id]), [
+      ['admin.revoked', 'admin_api', writeKeyId],
+      ['admin.granted', 'admin_api', writeKeyId],
+    ]);
+  });
+
   it('creates users without a password or with an unverified address, and refuses what signup refuses', async () => {
     const email = uniqueEmail('nopw');
     const made = await writer.post('/users', { email });

@@ -110,6 +110,10 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await page.goto(`${console_}#/users/${id}`);
     await page.waitForSelector('#deactivate');
     await page.click('#deactivate');
+    // The confirmation names the user before anything happens.
+    assert.match((await page.textContent('#confirm-question'))!, new RegExp(target.email.replace(/[.+]/g, '\\$&')));
+    assert.equal(await sessionStatus(token!), 200);
+    await page.click('#confirm-yes');
     await page.waitForSelector('#reactivate');
     assert.equal(await page.textContent('#user-state'), 'disabled');
     assert.equal(await sessionStatus(token!), 410);
@@ -138,10 +142,15 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await page.waitForSelector('#sessions tr[data-session]');
     assert.equal(await page.locator('#sessions tr[data-session]').count(), 3);
     await page.locator('#sessions tr[data-session]', { hasText: 'Phone 0' }).locator('button').click();
+    await page.click('#confirm-yes');
     await page.waitForFunction(() => document.querySelectorAll('#sessions tr[data-session]').length === 2);
     assert.equal(await sessionStatus(tokens[0]!), 410);
     assert.equal(await sessionStatus(tokens[1]!), 200);
     await page.click('#revoke-all');
+    await page.click('#confirm-no');
+    assert.equal(await sessionStatus(tokens[1]!), 200, 'cancelled: nothing ended');
+    await page.click('#revoke-all');
+    await page.click('#confirm-yes');
     await page.waitForFunction(() => document.querySelectorAll('#sessions tr[data-session]').length === 0);
     assert.equal(await sessionStatus(tokens[1]!), 410);
   });
@@ -152,6 +161,7 @@ describeUnlessSkipped('admin console in Chromium', skip, () => {
     await page.goto(`${console_}#/users/${id}`);
     await page.waitForSelector('#authenticators tr[data-authenticator="totp"]');
     await page.locator('#authenticators tr[data-authenticator="totp"] button').click();
+    await page.click('#confirm-yes');
     await page.waitForFunction(() => document.querySelectorAll('#authenticators tr[data-authenticator]').length === 0);
     const login = await server.client('app').post('/auth/login', { email: target.email, password: PASSWORD });
     assert.equal(login.status, 200, 'no second factor asked any more');

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import type { Config } from '../../../config/config.js';
@@ -65,28 +67,38 @@ const require = createRequire(import.meta.url);
 // console/ at the top of the checkout, as many folders up from src/http/admin/console as from dist/http/admin/console.
 const ASSETS = new URL('../../../../console/', import.meta.url);
 
-/** The page's files: our own, and preact, its hooks and htm from node_modules (served here, no CDN). */
+const TYPES: Record<string, string> = { '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+
+/**
+ * The page's files: every script, stylesheet and picture under console/ by
+ * its path there (screens/users.js), and under vendor/ preact, its hooks,
+ * htm, the ICU formatter and uPlot from node_modules (served here, no CDN).
+ */
 function loadAssets(): Map<string, { type: string; body: string }> {
   // Read from the package folders: their exports do not name these files.
   const vendor = (file: string) => {
     const [name, ...rest] = file.split('/');
     const entry = require.resolve(name!);
     const root = entry.slice(0, entry.lastIndexOf(`/node_modules/${name}/`) + `/node_modules/${name}/`.length);
-    return readFileSync(root + rest.join('/'), 'utf8');
+    return readFileSync(root + rest.join('/'), 'utf8').replace(/\/\/# sourceMappingURL=.*$/m, '');
   };
-  const ours = (name: string) => readFileSync(new URL(name, ASSETS), 'utf8');
-  const js = 'application/javascript; charset=utf-8';
-  return new Map([
-    ['app.js', { type: js, body: ours('app.js') }],
-    ['app.css', { type: 'text/css; charset=utf-8', body: ours('app.css') }],
-    ['preact.js', { type: js, body: vendor('preact/dist/preact.module.js').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
-    // Its one import names the package; the browser loads it from here instead.
-    ['hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
-    ['htm.js', { type: js, body: vendor('htm/dist/htm.module.js') }],
-    ['favicon.svg', { type: 'image/svg+xml', body: ours('favicon.svg') }],
-    // The catalogue's messages are ICU: the same formatter as the server's, as one self-contained module.
-    ['intl-messageformat.js', { type: js, body: vendor('intl-messageformat/intl-messageformat.iife.js').replace(/\/\/# sourceMappingURL=.*$/m, '') }],
-  ]);
+  const js = TYPES['.js']!;
+  const assets = new Map<string, { type: string; body: string }>();
+  const root = fileURLToPath(ASSETS);
+  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const type = TYPES[extname(file)];
+    if (type) assets.set(file.split(sep).join('/'), { type, body: readFileSync(join(root, file), 'utf8') });
+  }
+  assets.set('vendor/preact.js', { type: js, body: vendor('preact/dist/preact.module.js') });
+  // Its one import names the package; the browser loads it from beside it instead.
+  assets.set('vendor/hooks.js', { type: js, body: vendor('preact/hooks/dist/hooks.module.js').replace(/from\s*"preact"/, 'from"./preact.js"') });
+  assets.set('vendor/htm.js', { type: js, body: vendor('htm/dist/htm.module.js') });
+  // The catalogue's messages are ICU: the same formatter as the server's, as one self-contained module.
+  assets.set('vendor/intl-messageformat.js', { type: js, body: vendor('intl-messageformat/intl-messageformat.iife.js') });
+  // The dashboard's charts.
+  assets.set('vendor/uplot.js', { type: js, body: vendor('uplot/dist/uPlot.esm.js') });
+  assets.set('vendor/uplot.css', { type: TYPES['.css']!, body: vendor('uplot/dist/uPlot.min.css') });
+  return assets;
 }
 
 export async function registerConsole(app: FastifyInstance, deps: Deps): Promise<void> {
@@ -103,8 +115,8 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
     const language = answerLanguage(deps.i18n, request, reply);
     return reply.send({ status: 200, data: { language, messages: deps.i18n.namespace(language, 'console') } });
   });
-  app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
-    const asset = assets.get(request.params.name);
+  app.get<{ Params: { '*': string } }>('/console/assets/*', { schema: { hide: true }, onRequest: pagePolicy }, async (request, reply: FastifyReply) => {
+    const asset = assets.get(request.params['*']);
     if (!asset) return refuse(deps.i18n, request, reply, 404, 'not_found');
     return reply.type(asset.type).send(asset.body);
   });

@@ -43,6 +43,7 @@ const UpdateBody = Type.Object(
   {
     username: Type.Optional(Type.Union([Type.String({ maxLength: 150 }), Type.Null()], { description: 'A new username; null or "" removes it.' })),
     is_active: Type.Optional(Type.Boolean({ description: 'false disables login and ends every session at once.' })),
+    is_admin: Type.Optional(Type.Boolean({ description: 'Grants (true) or takes (false) the admin role: the console, behind a second factor.' })),
     first_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'At most 150 characters; null or "" clears it.' })),
     last_name: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'As first_name.' })),
     profile: Type.Optional(
@@ -146,13 +147,14 @@ export const users = [
     path: '/users/:id',
     tags,
     summary: 'Change a user',
-    description: `Username, active state, names and custom profile fields (checked as the user's own profile endpoint checks them). Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\`, \`profile.changed\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; for names and profile fields (param first_name, last_name or profile.<field>) \`required\`, \`invalid\`, \`invalid_choice\`, \`max_length\`, \`min_length\`, \`max_value\`, \`min_value\`; 404 \`not_found\`; 409 \`last_admin\` (param is_active) when the console's only active administrator disables themselves. ${COMMON_ERRORS}`,
+    description: `Username, active state, the admin role, names and custom profile fields (checked as the user's own profile endpoint checks them). Disabling ends every session at once. Records \`username.changed\`, \`account.disabled\` / \`account.enabled\`, \`admin.granted\` / \`admin.revoked\`, \`profile.changed\` (only for what changed). Errors: 400 \`username_taken\`, \`invalid\`, \`max_length\`, \`username_blacklisted\`; for names and profile fields (param first_name, last_name or profile.<field>) \`required\`, \`invalid\`, \`invalid_choice\`, \`max_length\`, \`min_length\`, \`max_value\`, \`min_value\`; 404 \`not_found\`; 409 \`last_admin\` (param is_active or is_admin) when the console's only active administrator disables themselves or gives up the role. ${COMMON_ERRORS}`,
     params: UserParams,
     body: UpdateBody,
     response: responses({ 200: envelope(Type.Ref('AdminUserDetails')) }),
     run: async (deps, call, input, user) => {
       const body = input.body ?? {};
       if (body.is_active === false && (await lockingThemselvesOut(deps, call, user.id))) return refused(409, 'last_admin', 'is_active');
+      if (body.is_admin === false && (await lockingThemselvesOut(deps, call, user.id))) return refused(409, 'last_admin', 'is_admin');
       if (body.first_name !== undefined || body.last_name !== undefined || body.profile !== undefined) {
         // Checked before anything else changes, so that a refused profile leaves the rest of the request undone too.
         const edit: admin.ProfileEdit = { first_name: body.first_name, last_name: body.last_name, profile: body.profile as Record<string, unknown> | undefined };
@@ -164,6 +166,7 @@ export const users = [
         if (!changed.ok) return invalidInput(changed.errors);
       }
       if (body.is_active !== undefined && body.is_active !== user.isActive) await admin.setActive(deps, call.source(), user, body.is_active);
+      if (body.is_admin !== undefined) await admin.setAdmin(deps, call.source(), user, body.is_admin);
       return ok(await details(deps, user.id));
     },
   }),
