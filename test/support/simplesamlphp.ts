@@ -77,7 +77,8 @@ export function makeKeyPair(dir: string, name: string): KeyPair {
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now, on the loopback address. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -106,11 +107,12 @@ function usersOf(count: number): SamlUser[] {
   }));
 }
 
-export async function startSimpleSaml(options: { users?: number } = {}): Promise<SimpleSamlIdp> {
+/** `host`: the name its URLs use (it listens on 127.0.0.1 regardless): `localhost` puts it on another site than a 127.0.0.1 SP. */
+export async function startSimpleSaml(options: { users?: number; host?: string } = {}): Promise<SimpleSamlIdp> {
   const dir = mkdtempSync(join(tmpdir(), 'simplesamlphp-'));
   for (const sub of ['config', 'metadata', 'cert', 'log', 'data', 'tmp', 'sessions']) mkdirSync(join(dir, sub));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const keys = makeKeyPair(join(dir, 'cert'), 'idp');
   const users = usersOf(options.users ?? 12);
 
