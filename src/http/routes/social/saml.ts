@@ -132,7 +132,7 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
       tags,
       summary: 'SAML service provider metadata',
       description:
-        'The SP\'s metadata for the IdP (text/xml): its entity id (`sp.entity_id`, else this URL), the ACS, the SLS, and, when `advanced` gives a key, its certificate (for signing, and for encryption when `want_assertion_encrypted`); signed when `metadata_signed`. 404 for an unknown organization.',
+        'The SP\'s metadata for the IdP (text/xml): its entity id (`sp.entity_id`, else this URL), the ACS (HTTP-POST), the SLS (HTTP-Redirect), the `organization` and `contact_person` when set, and, when `advanced` gives a key, its certificate (for signing, and for encryption when `want_assertion_encrypted`); signed when `metadata_signed`. 404 for an unknown organization.',
       handler: (deps) => async (request, reply) => {
         const metadata = await samlMetadata(deps, organizationOf(request), originOf(request));
         if (metadata === null) return reply.callNotFound();
