@@ -353,7 +353,10 @@ for (const { kind, skip: dbSkip } of KINDS) {
       assert.deepEqual(out.body.meta, { is_authenticated: false }, 'an IdP without an SLO URL: a local logout only');
 
       const metadata = await (await fetch(`${server.baseUrl}/accounts/saml/crypt/metadata/`)).text();
-      assert.match(metadata, /<(ds:)?Signature/, 'the metadata is signed');
+      const signature = new SignedXml({ publicCert: spKeys.cert });
+      signature.loadSignature(/<(ds:)?Signature[\s\S]*<\/(ds:)?Signature>/.exec(metadata)![0]);
+      assert.equal(signature.checkSignature(metadata), true, 'the metadata is signed with the SP key');
+      assert.match(metadata, /<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"/, 'the binding the SLS takes, under the signature');
       assert.match(metadata, /KeyDescriptor use="encryption"/);
     });
 

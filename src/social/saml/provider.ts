@@ -26,8 +26,6 @@ export interface SpEndpoints {
   metadataUrl: string;
   /** Where the redirect flow sends the browser when the AuthnRequest is posted. */
   ssoPostUrl: string;
-  /** Where a logout through the API sends the browser to start the single logout at the IdP. */
-  logoutUrl: string;
 }
 
 /** Who the IdP logged in, as the LogoutRequest names them. */
@@ -113,7 +111,6 @@ export const saml: ProviderType = {
         slsUrl: `${base}/sls/`,
         metadataUrl: `${base}/metadata/`,
         ssoPostUrl: `${base}/sso/`,
-        logoutUrl: `${base}/logout/`,
       };
     };
     const client = async (origin: string, messageId?: string, postBinding = false) => samlClient(settings, await idp(), endpoints(origin), messageId, postBinding);
