@@ -120,7 +120,14 @@ describeUnlessSkipped('SAML login in Chromium against SimpleSAMLphp', skip, () =
     await Promise.all([page.waitForURL((url) => url.origin === new URL(idp.url).origin), page.click(`button[data-provider="${IDP_ENTITY_ID}"]`)]);
     const user = idp.users[0]!;
     const landed = page.waitForURL(/\/account\/provider\/callback/);
-    const asked = await Promise.race([page.waitForSelector('input[name="password"]').then(() => true), landed.then(() => false)]);
+    // Whichever comes first; the other wait is left to fail quietly (the page moved on).
+    const asked = await Promise.race([
+      page.waitForSelector('input[name="password"]').then(
+        () => true,
+        () => false,
+      ),
+      landed.then(() => false),
+    ]);
     if (asked) {
       await page.fill('input[name="username"]', user.username);
       await page.fill('input[name="password"]', user.password);
