@@ -79,6 +79,8 @@ export interface AuthState {
   tokens?: { access_token: string; refresh_token?: string };
   /** A browser chose "trust this browser": the new value of its trust cookie. */
   trustBrowser?: string;
+  /** A logout of a session from a SAML login: the IdP's single logout URL, for the client to send the browser to. */
+  logoutRedirectUrl?: string;
 }
 
 /** WebAuthn options for `navigator.credentials`, in the reference's envelope. */

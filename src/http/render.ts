@@ -67,7 +67,7 @@ function authBody(deps: Deps, request: FastifyRequest, state: AuthState) {
   return {
     status: gone ? 410 : 401,
     data: { flows: flowsFor(deps.config, state.session, client, deps.clock.now()) },
-    meta: { is_authenticated: gone ? null : false, ...tokenMeta },
+    meta: { is_authenticated: gone ? null : false, ...tokenMeta, ...(state.logoutRedirectUrl ? { logout_redirect_url: state.logoutRedirectUrl } : {}) },
   };
 }
 

@@ -94,6 +94,9 @@ export const AuthMeta = Type.Object({
   access_token: Type.Optional(Type.String({ description: 'App clients under the JWT strategy: on authentication and on refresh.' })),
   refresh_token: Type.Optional(Type.String({ description: 'App clients under the JWT strategy: with access_token, when refresh tokens rotate or are new.' })),
   expires_in: Type.Optional(Type.Integer({ description: 'Only when a custom token strategy adds it to its access-token payload.' })),
+  logout_redirect_url: Type.Optional(
+    Type.String({ description: 'Logout (DELETE) of a session from a SAML login whose IdP has an SLO URL: send the browser here to end the IdP\'s session too (not part of django-allauth; see docs/social-login.md).' }),
+  ),
 });
 
 export const AuthResponse = Type.Object(

@@ -213,6 +213,23 @@ export interface SamlAcsPostsTable {
   expires_at: number;
 }
 
+/** The IdP's subject of a session that came from a SAML login (migration 024). */
+export interface SamlSessionsTable {
+  session_id: number;
+  organization: string;
+  origin: string;
+  name_id: string;
+  name_id_format: string | null;
+  session_index: string | null;
+}
+
+/** Single logouts started through the API, until the IdP answers (migration 024). */
+export interface SamlLogoutsTable {
+  request_hash: string;
+  organization: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_profile_values: UserProfileValuesTable;
@@ -229,6 +246,8 @@ export interface Database {
   social_login_states: SocialLoginStatesTable;
   social_token_uses: SocialTokenUsesTable;
   saml_acs_posts: SamlAcsPostsTable;
+  saml_sessions: SamlSessionsTable;
+  saml_logouts: SamlLogoutsTable;
   import_records: ImportRecordsTable;
   audit_events: AuditEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -4,6 +4,7 @@ import { deleteExpiredKeys } from './one-time-keys.js';
 import { deleteExpiredStates } from './social-states.js';
 import { deleteExpiredTokenUses } from './social-token-uses.js';
 import { deleteExpiredAcsPosts } from './saml-acs-posts.js';
+import { deleteExpiredSamlLogouts } from './saml-logouts.js';
 import { deleteAuditEventsBefore } from './audit-events.js';
 import { deleteFinishedDeliveriesBefore } from './webhook-deliveries.js';
 import { deleteExpiredPayloads } from './idp-payloads.js';
@@ -37,6 +38,7 @@ export function startSweeper(db: Db, now: () => number, log: (error: unknown) =>
       await deleteExpiredStates(db, now());
       await deleteExpiredTokenUses(db, now());
       await deleteExpiredAcsPosts(db, now());
+      await deleteExpiredSamlLogouts(db, now());
       await deleteExpiredPayloads(db, now());
       await deleteSpentInitialAccessTokens(db, now());
       if (opts.auditRetentionDays > 0) {

@@ -158,6 +158,13 @@ export const PAGES: TemplateInfo[] = [
     variables: { relay_script: 'the one script allowed, by its hash (safe filter); keep it' },
     samples: [{ ...pageBase, relay_script: '' }],
   },
+  {
+    name: 'socialaccount/saml_post.html',
+    kind: 'page',
+    about: 'SAML login at an identity provider that takes the AuthnRequest by HTTP-POST: a form that submits itself',
+    variables: { action: "the IdP's SSO URL", fields: 'a list of `{ name, value }` (SAMLRequest)', script: 'the one script allowed, by its hash (safe filter); keep it' },
+    samples: [{ ...pageBase, action: 'https://idp.example/sso', fields: [{ name: 'SAMLRequest', value: 'PHNhbWxwOkF1dGhuUmVxdWVzdC8+' }], script: '' }],
+  },
 ];
 
 export const ALL_TEMPLATES: TemplateInfo[] = [...MAILS, ...SMS, ...PAGES];

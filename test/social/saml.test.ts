@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { SignedXml } from 'xml-crypto';
 import { createLogger } from '../../src/observability/logger.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -19,7 +20,7 @@ import { describeUnlessSkipped } from '../support/suites.js';
 import { keyFromMail, nthMail, readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect } from '../support/social.js';
 import { ApiClient } from '../support/client.js';
-import { IDP_ENTITY_ID, makeKeyPair, simpleSamlSkipReason, startSimpleSaml, throughIdp, type SamlUser, type SimpleSamlIdp } from '../support/simplesamlphp.js';
+import { htmlForm, IDP_ENTITY_ID, makeKeyPair, simpleSamlSkipReason, startSimpleSaml, throughIdp, type SamlUser, type SimpleSamlIdp } from '../support/simplesamlphp.js';
 import { enableTotp, pendingFlow, totpAt } from '../mfa/support.js';
 
 // SAML 2.0 logins against Debian's SimpleSAMLphp as the identity provider
@@ -46,6 +47,24 @@ const LOGIN_ERROR = `${FRONTEND}/account/provider/callback?error=unknown&error_p
 const META_ID = 'https://idp.example.org/saml2/metadata';
 const FORGER_ENTITY = 'urn:test:forger';
 const FORGE_SP = 'urn:test:sp:forge';
+const SLO_ID = 'urn:test:slo';
+const POST_ID = 'urn:test:post';
+
+/** SimpleSAMLphp's metadata as an IdP that offers only HTTP-POST for the AuthnRequest would publish it. */
+async function postOnlyMetadata(idp: SimpleSamlIdp): Promise<Server> {
+  const xml = (await (await fetch(idp.metadataUrl)).text()).replace(
+    /(<md:SingleSignOnService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-Redirect"/,
+    '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"',
+  );
+  assert.match(xml, /SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"/);
+  assert.doesNotMatch(xml, /SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"/);
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(xml));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+const postMetadata = idp ? await postOnlyMetadata(idp) : null;
+after(() => postMetadata?.close());
+const postMetadataUrl = postMetadata ? `http://127.0.0.1:${(postMetadata.address() as { port: number }).port}/metadata.xml` : '';
 
 function providers(idp: SimpleSamlIdp) {
   return {
@@ -59,6 +78,8 @@ function providers(idp: SimpleSamlIdp) {
             idp: { entity_id: IDP_ENTITY_ID, sso_url: idp.ssoUrl, slo_url: idp.sloUrl, x509cert: idp.keys.cert },
             sp: { entity_id: 'urn:test:sp:acme' },
             advanced: { want_assertion_signed: true },
+            contact_person: { technical: { givenName: 'Tech Person', emailAddress: 'tech@acme.example' }, support: { givenName: 'Help Desk', emailAddress: 'help@acme.example' } },
+            organization: { 'en-US': { name: 'acme', displayname: 'Acme Inc', url: 'https://acme.example' } },
             // The organization's IdP vouches for its addresses (SimpleSAMLphp sends no email_verified attribute).
             verified_email: true,
           },
@@ -82,6 +103,27 @@ function providers(idp: SimpleSamlIdp) {
             idp: { entity_id: IDP_ENTITY_ID, sso_url: idp.ssoUrl, x509cert: idp.keys.cert },
             sp: { entity_id: 'urn:test:sp:crypt' },
             advanced: { want_assertion_encrypted: true, private_key: spKeys.key, x509cert: spKeys.cert, metadata_signed: true, authn_request_signed: true },
+          },
+        },
+        {
+          name: 'Single Logout',
+          provider_id: SLO_ID,
+          client_id: 'slo',
+          settings: {
+            idp: { entity_id: IDP_ENTITY_ID, sso_url: idp.ssoUrl, slo_url: idp.sloUrl, x509cert: idp.keys.cert },
+            sp: { entity_id: 'urn:test:sp:slo' },
+            advanced: { private_key: spKeys.key, x509cert: spKeys.cert, authn_request_signed: true, logout_request_signed: true },
+          },
+        },
+        {
+          name: 'Posted',
+          provider_id: POST_ID,
+          client_id: 'post',
+          settings: {
+            // The metadata offers the AuthnRequest only by HTTP-POST: that binding is then used.
+            idp: { entity_id: IDP_ENTITY_ID, metadata_url: postMetadataUrl },
+            sp: { entity_id: 'urn:test:sp:post' },
+            advanced: { private_key: spKeys.key, x509cert: spKeys.cert, authn_request_signed: true },
           },
         },
         {
@@ -127,6 +169,9 @@ describe('SAML settings are checked at start', () => {
     ['SHA-1 while deprecated algorithms are refused', { idp, advanced: { signature_algorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' } }, {}, /SHA-1 is deprecated/],
     ['a slug that is no path segment', { idp }, { client_id: 'a/b' }, /client_id: the organization slug/],
     ['an http IdP off loopback', { idp: { ...idp, sso_url: 'http://idp.example/sso' } }, {}, /idp\.sso_url: expected an https URL/],
+    ['a binding that is none', { idp: { ...idp, sso_binding: 'urn:oasis:names:tc:SAML:2.0:bindings:SOAP' } }, {}, /idp\.sso_binding: expected/],
+    ['a contact of an unknown type', { idp, contact_person: { sales: { givenName: 'x' } } }, {}, /contact_person: unknown setting "sales"/],
+    ['an organization without a URL', { idp, organization: { en: { name: 'Acme' } } }, {}, /organization\.en\.url: required/],
   ] as const) {
     it(`refuses ${label}`, () => assert.throws(load(settings, app), (error: Error) => error instanceof ConfigError && message.test(error.message)));
   }
@@ -171,6 +216,10 @@ for (const { kind, skip: dbSkip } of KINDS) {
         idp!.registerSp({ entityId: `urn:test:sp:${org}`, acs: acs(org), sls: `${server.baseUrl}/accounts/saml/${org}/sls/` });
       }
       idp!.registerSp({ entityId: 'urn:test:sp:crypt', acs: acs('crypt'), sls: `${server.baseUrl}/accounts/saml/crypt/sls/`, encryptTo: spKeys.cert, requestsSignedWith: spKeys.cert });
+      // SimpleSAMLphp checks the signatures of these SPs' AuthnRequests and LogoutRequests (validate.authnrequest, validate.logout).
+      for (const org of ['slo', 'post']) {
+        idp!.registerSp({ entityId: `urn:test:sp:${org}`, acs: acs(org), sls: `${server.baseUrl}/accounts/saml/${org}/sls/`, requestsSignedWith: spKeys.cert });
+      }
     });
     after(() => server?.close());
 
@@ -201,7 +250,7 @@ for (const { kind, skip: dbSkip } of KINDS) {
       assert.equal(start.status, 302);
       assert.ok(start.location!.startsWith(idp!.ssoUrl), `expected the IdP, got ${start.location}`);
       const form = await throughIdp(start.location!, user);
-      assert.equal(form.action, acs(({ [META_ID]: 'meta', 'urn:test:crypt': 'crypt' } as Record<string, string>)[provider] ?? 'acme'));
+      assert.equal(form.action, acs(({ [META_ID]: 'meta', 'urn:test:crypt': 'crypt', [SLO_ID]: 'slo' } as Record<string, string>)[provider] ?? 'acme'));
       return deliver(browser, form);
     }
 
@@ -213,6 +262,8 @@ for (const { kind, skip: dbSkip } of KINDS) {
         ['urn:test:crypt', 'Encrypted', 'crypt', ['provider_redirect']],
         [FORGER_ENTITY, 'Forged', 'forge', ['provider_redirect']],
         [META_ID, 'Metadata Org', 'meta', ['provider_redirect']],
+        [POST_ID, 'Posted', 'post', ['provider_redirect']],
+        [SLO_ID, 'Single Logout', 'slo', ['provider_redirect']],
       ]);
     });
 
@@ -297,11 +348,30 @@ for (const { kind, skip: dbSkip } of KINDS) {
       assert.ok(posted.includes('EncryptedAssertion') && !posted.includes(user.email), 'the assertion travels encrypted');
       assert.equal(await deliver(browser, form), CALLBACK_URL);
       assert.equal((await browser.get('/auth/session')).body.data.user.email, user.email);
+      const out = await browser.delete('/auth/session');
+      assert.equal(out.status, 401);
+      assert.deepEqual(out.body.meta, { is_authenticated: false }, 'an IdP without an SLO URL: a local logout only');
 
       const metadata = await (await fetch(`${server.baseUrl}/accounts/saml/crypt/metadata/`)).text();
-      assert.match(metadata, /<(ds:)?Signature/, 'the metadata is signed');
+      const signature = new SignedXml({ publicCert: spKeys.cert });
+      signature.loadSignature(/<(ds:)?Signature[\s\S]*<\/(ds:)?Signature>/.exec(metadata)![0]);
+      assert.equal(signature.checkSignature(metadata), true, 'the metadata is signed with the SP key');
+      assert.match(metadata, /<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"/, 'the binding the SLS takes, under the signature');
       assert.match(metadata, /KeyDescriptor use="encryption"/);
     });
+
+    /** Follows a logout's redirects, each in the jar of its host, until the browser leaves both: the URLs visited and where it lands. */
+    async function walk(from: string, browser: ApiClient, idpBrowser: ApiClient): Promise<{ visited: string[]; landed: string }> {
+      const visited: string[] = [];
+      let url = from;
+      for (let hops = 0; hops < 10 && (url.startsWith(server.baseUrl) || url.startsWith(idp!.url)); hops++) {
+        visited.push(url);
+        const hop = await navigate(url.startsWith(server.baseUrl) ? browser : idpBrowser, url);
+        assert.ok(hop.location, `no redirect from ${url} (${hop.status})`);
+        url = hop.location;
+      }
+      return { visited, landed: url };
+    }
 
     it('ends the session when the IdP logs the user out (single logout)', async () => {
       const user = nextUser();
@@ -313,17 +383,76 @@ for (const { kind, skip: dbSkip } of KINDS) {
 
       // Logging out at the IdP walks the browser through every SP's SLS: ours ends the session and answers the IdP.
       const goodbye = `${FRONTEND}/goodbye`;
-      let url = `${idp!.url}/saml2/idp/SingleLogoutService.php?ReturnTo=${encodeURIComponent(goodbye)}`;
-      const visited: string[] = [];
-      for (let hops = 0; hops < 10 && !url.startsWith(goodbye); hops++) {
-        visited.push(url);
-        const hop = await navigate(url.startsWith(server.baseUrl) ? browser : idpBrowser, url);
-        assert.ok(hop.location, `no redirect from ${url} (${hop.status})`);
-        url = hop.location;
-      }
-      assert.equal(url, goodbye);
+      const { visited, landed } = await walk(`${idp!.url}/saml2/idp/SingleLogoutService.php?ReturnTo=${encodeURIComponent(goodbye)}`, browser, idpBrowser);
+      assert.equal(landed, goodbye);
       assert.ok(visited.some((v) => v.startsWith(`${server.baseUrl}/accounts/saml/acme/sls/?SAMLRequest=`)));
       assert.equal((await browser.get('/auth/session')).status, 401, 'the session ended');
+    });
+
+    it('a logout through the API starts a signed single logout at the IdP, whose session ends too', async () => {
+      const user = nextUser();
+      const idpBrowser = new ApiClient(idp!.url, 'browser');
+      const login = async (browser: ApiClient) => throughIdp((await startRedirect(server, browser, { provider: SLO_ID, callback_url: CALLBACK_URL })).location!, user, idpBrowser);
+      const browser = await readyClient(server, 'browser');
+      const first = await login(browser);
+      assert.equal(first.askedCredentials, true);
+      const assertion = Buffer.from(first.fields.SAMLResponse!, 'base64').toString();
+      const sessionIndex = /SessionIndex="([^"]+)"/.exec(assertion)![1]!;
+      assert.equal(await deliver(browser, first), CALLBACK_URL);
+      assert.equal((await browser.get('/auth/session')).status, 200);
+      // While the IdP's session lives, another login is answered without credentials: the check at the end means something.
+      assert.equal((await login(await readyClient(server, 'browser'))).askedCredentials, false);
+
+      const out = await browser.delete('/auth/session');
+      assert.equal(out.status, 401);
+      assert.equal(out.body.meta.is_authenticated, false);
+      assert.ok(out.body.data.flows.length > 0);
+      const logoutUrl: string = out.body.meta.logout_redirect_url;
+      assert.ok(logoutUrl?.startsWith(`${idp!.sloUrl}?SAMLRequest=`), logoutUrl);
+      const query = new URL(logoutUrl).searchParams;
+      assert.equal(query.get('SigAlg'), 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      const request = inflateRawSync(Buffer.from(query.get('SAMLRequest')!, 'base64')).toString();
+      assert.match(request, new RegExp(`<saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${user.uid}</saml:NameID>`));
+      assert.ok(request.includes(`>${sessionIndex}</`), 'the LogoutRequest names the login\'s SessionIndex');
+      assert.equal((await browser.get('/auth/session')).status, 401, 'the local session ended at once');
+
+      // The browser goes there: SimpleSAMLphp checks the signature, ends its session and answers at our SLS, which sends it to the frontend.
+      const { visited, landed } = await walk(logoutUrl, browser, idpBrowser);
+      assert.equal(landed, `${FRONTEND}/`);
+      const answer = visited.find((v) => v.startsWith(`${server.baseUrl}/accounts/saml/slo/sls/?SAMLResponse=`));
+      assert.ok(answer, visited.join('\n'));
+      // The IdP's answer is taken once.
+      const from = log.lines.length;
+      assert.equal((await fetch(answer)).status, 400);
+      assert.deepEqual(log.lines.slice(from).map((l) => l.saml).filter(Boolean), ['in_response_to']);
+
+      // SimpleSAMLphp's session for the user ended: a new login asks for credentials again.
+      const later = await readyClient(server, 'browser');
+      const again = await login(later);
+      assert.equal(again.askedCredentials, true);
+      assert.equal(await deliver(later, again), CALLBACK_URL);
+    });
+
+    it('sends the AuthnRequest by HTTP-POST, signed, where the IdP\'s metadata offers only that binding', async () => {
+      const user = nextUser();
+      const browser = await readyClient(server, 'browser');
+      const start = await startRedirect(server, browser, { provider: POST_ID, callback_url: CALLBACK_URL });
+      assert.ok(start.location!.startsWith(`${server.baseUrl}/accounts/saml/post/sso/?state=`), start.location!);
+      const page = await fetch(start.location!);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-security-policy')!, /script-src 'sha256-/);
+      const form = htmlForm(await page.text(), start.location!);
+      assert.equal(form.action, idp!.ssoUrl);
+      const request = Buffer.from(form.fields.SAMLRequest!, 'base64').toString();
+      assert.match(request, /^(<\?xml[^>]*>)?<samlp:AuthnRequest /, 'posted as XML, not deflated');
+      assert.match(request, /<(ds:)?Signature/, 'signed inside the XML, as the POST binding carries it');
+      // SimpleSAMLphp checks that signature (validate.authnrequest) before it answers.
+      const answer = await throughIdp(form, user);
+      assert.equal(await deliver(browser, answer), CALLBACK_URL);
+      assert.equal((await browser.get('/auth/session')).body.data.user.email, user.email);
+
+      assert.equal((await navigate(null, `${server.baseUrl}/accounts/saml/post/sso/?state=bad`)).location, LOGIN_ERROR);
+      assert.equal((await navigate(null, `${server.baseUrl}/accounts/saml/acme/sso/?state=${'a'.repeat(32)}`)).location, LOGIN_ERROR, 'an app whose IdP takes the redirect binding');
     });
 
     it('refuses a logout message that does not verify', async () => {
@@ -340,10 +469,14 @@ for (const { kind, skip: dbSkip } of KINDS) {
       const response = await fetch(`${server.baseUrl}/accounts/saml/acme/metadata/`);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type')!, /^text\/xml/);
-      const xml = await response.text();
+      // Compared without the indentation between elements.
+      const xml = (await response.text()).replace(/>\s+</g, '><');
       assert.match(xml, /entityID="urn:test:sp:acme"/);
       assert.ok(xml.includes(`Location="${acs('acme')}"`));
-      assert.ok(xml.includes(`Location="${server.baseUrl}/accounts/saml/acme/sls/"`));
+      assert.ok(xml.includes(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${server.baseUrl}/accounts/saml/acme/sls/"/>`));
+      assert.match(xml, /<Organization><OrganizationName xml:lang="en-US">acme<\/OrganizationName><OrganizationDisplayName xml:lang="en-US">Acme Inc<\/OrganizationDisplayName><OrganizationURL xml:lang="en-US">https:\/\/acme.example<\/OrganizationURL><\/Organization>/);
+      assert.match(xml, /<ContactPerson contactType="technical"><GivenName>Tech Person<\/GivenName><EmailAddress>mailto:tech@acme.example<\/EmailAddress><\/ContactPerson>/);
+      assert.match(xml, /<ContactPerson contactType="support">/);
       assert.equal((await fetch(`${server.baseUrl}/accounts/saml/nobody/metadata/`)).status, 404);
       // The reference's login URL (IdP portals' tiles) leads to the SPA's login page; it starts nothing by itself.
       assert.equal((await navigate(null, `${server.baseUrl}/accounts/saml/acme/login/`)).location, `${FRONTEND}/account/login`);

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ApiClient } from './client.js';
-import { navigate } from './social.js';
 
 // Debian's SimpleSAMLphp as a real SAML 2.0 identity provider, run by PHP's
 // built-in web server from a configuration of its own in a temporary folder:
@@ -78,7 +77,8 @@ export function makeKeyPair(dir: string, name: string): KeyPair {
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now, on the loopback address. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -107,11 +107,12 @@ function usersOf(count: number): SamlUser[] {
   }));
 }
 
-export async function startSimpleSaml(options: { users?: number } = {}): Promise<SimpleSamlIdp> {
+/** `host`: the name its URLs use (it listens on 127.0.0.1 regardless): `localhost` puts it on another site than a 127.0.0.1 SP. */
+export async function startSimpleSaml(options: { users?: number; host?: string } = {}): Promise<SimpleSamlIdp> {
   const dir = mkdtempSync(join(tmpdir(), 'simplesamlphp-'));
   for (const sub of ['config', 'metadata', 'cert', 'log', 'data', 'tmp', 'sessions']) mkdirSync(join(dir, sub));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const keys = makeKeyPair(join(dir, 'cert'), 'idp');
   const users = usersOf(options.users ?? 12);
 
@@ -255,39 +256,57 @@ export function htmlForm(html: string, base: string): { action: string; fields: 
   return { action: new URL(decode(form[1]!), base).toString(), fields };
 }
 
+export interface IdpAnswer {
+  action: string;
+  fields: Record<string, string>;
+  /** Whether the IdP showed its login form (false: its own session answered at once). */
+  askedCredentials: boolean;
+}
+
 /**
- * The IdP's side of a login in a cookie jar of its own: follows it from
- * `url` to its login form, logs `user` in, and answers the form the IdP
- * has the browser post to the service provider (SAMLResponse, RelayState).
+ * The IdP's side of a login in a cookie jar of its own: from `start` (a URL
+ * the browser is sent to, or a form it posts: the HTTP-POST binding) to its
+ * login form, logs `user` in unless the IdP's session answers at once, and
+ * answers the form the IdP has the browser post to the service provider
+ * (SAMLResponse, RelayState).
  */
-export async function throughIdp(url: string, user: SamlUser, jar = new ApiClient(url, 'browser')): Promise<{ action: string; fields: Record<string, string> }> {
-  let at = url;
-  let hop = await navigate(jar, at);
-  for (let i = 0; hop.location && i < 10; i++) {
-    at = hop.location;
-    hop = await navigate(jar, at);
+export async function throughIdp(start: string | { action: string; fields: Record<string, string> }, user: SamlUser, jar?: ApiClient): Promise<IdpAnswer> {
+  const first = typeof start === 'string' ? start : start.action;
+  const browser = (jar ??= new ApiClient(first, 'browser'));
+  // Each hop with the page it answers: the last one's page is the IdP's login form or its answer.
+  const hop = async (url: string, form?: Record<string, string>) => {
+    const headers: Record<string, string> = browser.cookies.size ? { cookie: browser.cookieHeader } : {};
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(url, { method: form ? 'POST' : 'GET', headers, body: form ? new URLSearchParams(form).toString() : undefined, redirect: 'manual' });
+    browser.absorbCookies(response.headers);
+    const location = response.headers.get('location');
+    return { location: location === null ? null : new URL(location, url).toString(), html: await response.text() };
+  };
+  let at = first;
+  let answer = await hop(at, typeof start === 'string' ? undefined : start.fields);
+  for (let i = 0; answer.location && i < 10; i++) {
+    at = answer.location;
+    answer = await hop(at);
   }
-  const headers: Record<string, string> = jar.cookies.size ? { cookie: jar.cookieHeader } : {};
-  let page = await fetch(at, { headers, redirect: 'manual' });
-  jar.absorbCookies(page.headers);
-  let html = await page.text();
-  if (!html.includes('SAMLResponse')) {
+  let html = answer.html;
+  const askedCredentials = !html.includes('SAMLResponse');
+  if (askedCredentials) {
     const login = htmlForm(html, at);
     const posted = await fetch(login.action, {
       method: 'POST',
-      headers: { ...headers, cookie: jar.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { cookie: browser.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ ...login.fields, username: user.username, password: user.password }).toString(),
       redirect: 'manual',
     });
-    jar.absorbCookies(posted.headers);
+    browser.absorbCookies(posted.headers);
     html = await posted.text();
     for (let location = posted.headers.get('location'), i = 0; location && i < 10; i++) {
-      const next = await fetch(new URL(location, login.action), { headers: { cookie: jar.cookieHeader }, redirect: 'manual' });
-      jar.absorbCookies(next.headers);
+      const next = await fetch(new URL(location, login.action), { headers: { cookie: browser.cookieHeader }, redirect: 'manual' });
+      browser.absorbCookies(next.headers);
       html = await next.text();
       location = next.headers.get('location');
     }
   }
   if (!html.includes('SAMLResponse')) throw new Error(`the IdP did not answer with a SAMLResponse form: ${html.slice(0, 500)}`);
-  return htmlForm(html, at);
+  return { ...htmlForm(html, at), askedCredentials };
 }

@@ -3,8 +3,9 @@ import type { AuthState, Outcome } from '../outcome.js';
 import { hashSecret, randomKey } from '../../security/secrets.js';
 import { takeState } from '../../store/social-states.js';
 import { insertAcsPost, takeAcsPost } from '../../store/saml-acs-posts.js';
+import { recordSamlSession } from '../../store/saml-logouts.js';
 import { recordTokenUse } from '../../store/social-token-uses.js';
-import { isSamlProvider, stateOfRequestId, type SamlProvider } from '../../social/saml/provider.js';
+import { isSamlProvider, stateOfRequestId, type PostForm, type SamlProvider } from '../../social/saml/provider.js';
 import { SamlRefused } from '../../social/saml/response.js';
 import { samlIdentity } from '../../social/saml/identity.js';
 import { cleanIdentity } from './identity.js';
@@ -113,11 +114,38 @@ export async function finishAcs(deps: Deps, ctx: RequestContext, request: AcsFin
     return back(callbackUrl, process, 'unknown');
   }
   const login = { app: provider.app, identity: cleanIdentity(provider.app, identity), tokens: null };
-  return landing(await completeSocialLogin(deps, ctx, provider, login, process), process, (error?: string, auth?: AuthState) => back(callbackUrl, process, error, auth));
+  const outcome = await completeSocialLogin(deps, ctx, provider, login, process);
+  // The session a SAML login made or holds at a stage keeps the IdP's subject, for a single logout from us later.
+  if (process === 'login' && outcome.kind === 'auth' && outcome.session && assertion.nameId) {
+    const subject = { organization: request.organization, origin: request.origin, nameId: assertion.nameId, nameIdFormat: assertion.nameIdFormat, sessionIndex: assertion.sessionIndex };
+    await recordSamlSession(deps.db, outcome.session.id, subject);
+  }
+  return landing(outcome, process, (error?: string, auth?: AuthState) => back(callbackUrl, process, error, auth));
 }
 
 function back(callbackUrl: string, process: Process, error?: string, auth?: AuthState): Outcome {
   return { kind: 'redirect', location: error ? withQuery(callbackUrl, { error, error_process: process }) : callbackUrl, auth };
+}
+
+/** A redirect flow's state, as randomKey makes them. */
+const STATE = /^[A-Za-z0-9_-]{16,128}$/;
+
+/**
+ * GET /accounts/saml/<org>/sso/?state=: the AuthnRequest of a redirect flow
+ * for an IdP that takes the HTTP-POST binding, as a form for the browser to
+ * post; null for an unknown slug, a malformed state or an IdP out of reach.
+ * Nothing is looked up by the state: the IdP's answer to it is bound to the
+ * browser that started the flow at acs/finish/, as for the redirect binding.
+ */
+export async function samlAuthnForm(deps: Deps, organization: string, state: string | undefined, origin: string): Promise<PostForm | null> {
+  const provider = samlProviderOf(deps, organization);
+  if (!provider || !state || !STATE.test(state)) return null;
+  try {
+    return await provider.saml.authnRequestForm(state, origin);
+  } catch (error) {
+    deps.log.warn({ err: error, provider: provider.app.id }, 'provider unavailable for the redirect flow');
+    return null;
+  }
 }
 
 /** GET /accounts/saml/<org>/metadata/: the SP's metadata for the origin the IdP's administrator reached, or null for an unknown slug. */

@@ -1,7 +1,8 @@
 import type { Provider, ProviderType } from '../provider-type.js';
 import { ProviderError } from '../provider-type.js';
 import { accountDisplay } from '../kit/display.js';
-import { samlSettings, SamlSettingsError, type SamlSettings } from './settings.js';
+import { signXmlMetadata } from '@node-saml/node-saml/lib/utility.js';
+import { BINDINGS, samlSettings, SamlSettingsError, type SamlSettings } from './settings.js';
 import { idpEndpoints } from './idp-metadata.js';
 import { samlClient, verifyResponse, type Assertion } from './response.js';
 import { samlIdentity } from './identity.js';
@@ -13,7 +14,9 @@ import { logoutMessage, type LogoutMessage } from './logout.js';
 // provider_id best the IdP's entity id. The redirect flow sends the browser
 // to the IdP with an AuthnRequest whose ID is the flow's state, so that the
 // answer's InResponseTo finds the browser's flow again; the answer arrives
-// at the ACS, not at a callback, and goes through `saml.verify`.
+// at the ACS, not at a callback, and goes through `saml.verify`. An IdP
+// that takes the AuthnRequest by HTTP-POST gets it from a page of ours
+// (sso/), whose form the browser submits to the IdP.
 
 /** This app's SP endpoints, for the origin the browser reached. */
 export interface SpEndpoints {
@@ -21,6 +24,21 @@ export interface SpEndpoints {
   acsUrl: string;
   slsUrl: string;
   metadataUrl: string;
+  /** Where the redirect flow sends the browser when the AuthnRequest is posted. */
+  ssoPostUrl: string;
+}
+
+/** Who the IdP logged in, as the LogoutRequest names them. */
+export interface SamlSubject {
+  nameId: string;
+  nameIdFormat: string | null;
+  sessionIndex: string | null;
+}
+
+/** A form for the browser to post to the IdP. */
+export interface PostForm {
+  action: string;
+  fields: Record<string, string>;
 }
 
 export interface SamlOperations {
@@ -30,6 +48,10 @@ export interface SamlOperations {
   verify(samlResponse: string, origin: string, now: number): Promise<Assertion>;
   /** A single logout message at the SLS (the query as parsed, and as sent, whose bytes the signature covers). */
   logout(query: Record<string, string>, rawQuery: string, origin: string): Promise<LogoutMessage>;
+  /** The AuthnRequest of a flow by HTTP-POST, or null when the IdP takes it by redirect. */
+  authnRequestForm(state: string, origin: string): Promise<PostForm | null>;
+  /** The IdP's SLO URL with our LogoutRequest (signed when the app signs them), or null when the IdP has no SLO URL. */
+  logoutRequestUrl(subject: SamlSubject, requestId: string, origin: string): Promise<string | null>;
   /** The SP metadata to give the IdP, signed when the app has a key and metadata_signed. */
   metadata(origin: string): Promise<string>;
 }
@@ -83,17 +105,21 @@ export const saml: ProviderType = {
     const idp = idpEndpoints(settings.idp);
     const endpoints = (origin: string): SpEndpoints => {
       const base = `${origin}/accounts/saml/${app.clientId}`;
-      return { entityId: settings.spEntityId ?? `${base}/metadata/`, acsUrl: `${base}/acs/`, slsUrl: `${base}/sls/`, metadataUrl: `${base}/metadata/` };
+      return {
+        entityId: settings.spEntityId ?? `${base}/metadata/`,
+        acsUrl: `${base}/acs/`,
+        slsUrl: `${base}/sls/`,
+        metadataUrl: `${base}/metadata/`,
+        ssoPostUrl: `${base}/sso/`,
+      };
     };
-    const client = async (origin: string, requestId?: string) => {
-      const sp = endpoints(origin);
-      return samlClient(settings, await idp(), sp, requestId);
-    };
+    const client = async (origin: string, messageId?: string, postBinding = false) => samlClient(settings, await idp(), endpoints(origin), messageId, postBinding);
     return {
       app,
       usesNonce: false,
       async authorizationUrl(request) {
         const origin = new URL(request.redirectUri).origin;
+        if ((await idp()).ssoBinding === 'post') return new URL(`${endpoints(origin).ssoPostUrl}?${new URLSearchParams({ state: request.state })}`);
         const authn = await client(origin, requestIdOf(request.state));
         return new URL(await authn.getAuthorizeUrlAsync('', undefined, {}));
       },
@@ -119,15 +145,30 @@ export const saml: ProviderType = {
         async logout(query, rawQuery, origin) {
           return logoutMessage(await client(origin), settings, query, rawQuery);
         },
+        async authnRequestForm(state, origin) {
+          const endpoint = await idp();
+          if (endpoint.ssoBinding !== 'post') return null;
+          const message = await (await client(origin, requestIdOf(state), true)).getAuthorizeMessageAsync('', undefined, {});
+          return { action: endpoint.ssoUrl, fields: { SAMLRequest: String(message.SAMLRequest) } };
+        },
+        async logoutRequestUrl(subject, requestId, origin) {
+          if (!(await idp()).sloUrl) return null;
+          const profile = { issuer: settings.idp.entityId, nameID: subject.nameId, nameIDFormat: subject.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified', sessionIndex: subject.sessionIndex ?? undefined };
+          return (await client(origin, requestId)).getLogoutUrlAsync(profile, '', {});
+        },
         async metadata(origin) {
           const { advanced } = settings;
           // The metadata says nothing of the IdP: it is served even while the IdP's own metadata cannot be read.
-          const sp = samlClient(settings, { ssoUrl: endpoints(origin).acsUrl, sloUrl: null, certs: ['unused'] }, endpoints(origin));
+          const sp = samlClient(settings, { ssoUrl: endpoints(origin).acsUrl, ssoBinding: 'redirect', sloUrl: null, certs: ['unused'] }, endpoints(origin));
           const cert = advanced.x509cert ? pem(advanced.x509cert) : null;
-          // generateServiceProviderMetadata signs when signMetadata is set and a private key is given.
-          if (advanced.metadataSigned) sp.options.signMetadata = true;
+          // With a private key the metadata lists the signing certificate.
           if (advanced.privateKey) sp.options.privateKey = advanced.privateKey;
-          return sp.generateServiceProviderMetadata(advanced.wantAssertionEncrypted ? cert : null, cert);
+          // node-saml names HTTP-POST for the SLS, which takes the redirect binding only: corrected before it is signed.
+          const xml = sp
+            .generateServiceProviderMetadata(advanced.wantAssertionEncrypted ? cert : null, cert)
+            .replace(/(<SingleLogoutService Binding=")[^"]*"/, `$1${BINDINGS.redirect}"`);
+          if (!advanced.metadataSigned || !advanced.privateKey) return xml;
+          return signXmlMetadata(xml, { privateKey: advanced.privateKey, signatureAlgorithm: advanced.signatureAlgorithm, digestAlgorithm: advanced.digestAlgorithm });
         },
       },
     };

@@ -161,8 +161,19 @@ function readAssertion(check: ResponseCheck, xml: string, responseInResponseTo: 
   };
 }
 
-/** The SAML instance for one app at one origin (node-saml keeps no state between calls with these options). */
-export function samlClient(settings: SamlSettings, idp: IdpEndpoints, sp: { entityId: string; acsUrl: string; slsUrl: string }, requestId?: string): SAML {
+/**
+ * The SAML instance for one app at one origin (node-saml keeps no state
+ * between calls with these options); `messageId` the ID of the request it
+ * makes; `postBinding` for an AuthnRequest sent by HTTP-POST, which carries
+ * its XML signed and not deflated.
+ */
+export function samlClient(
+  settings: SamlSettings,
+  idp: IdpEndpoints,
+  sp: { entityId: string; acsUrl: string; slsUrl: string },
+  messageId?: string,
+  postBinding = false,
+): SAML {
   const { advanced } = settings;
   return new SAML({
     issuer: sp.entityId,
@@ -184,7 +195,10 @@ export function samlClient(settings: SamlSettings, idp: IdpEndpoints, sp: { enti
     digestAlgorithm: advanced.digestAlgorithm,
     ...(advanced.privateKey ? { decryptionPvk: advanced.privateKey } : {}),
     ...(advanced.privateKey && (advanced.authnRequestSigned || advanced.logoutRequestSigned || advanced.logoutResponseSigned) ? { privateKey: advanced.privateKey } : {}),
-    ...(requestId ? { generateUniqueId: () => requestId } : {}),
+    ...(messageId ? { generateUniqueId: () => messageId } : {}),
+    ...(postBinding ? { authnRequestBinding: 'HTTP-POST', skipRequestCompression: true } : {}),
+    ...(settings.contactPersons ? { metadataContactPerson: settings.contactPersons } : {}),
+    ...(settings.organization ? { metadataOrganization: settings.organization } : {}),
   });
 }
 

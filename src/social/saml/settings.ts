@@ -13,6 +13,8 @@ export interface IdpSettings {
   /** Where the IdP publishes its metadata (SSO/SLO URLs and certificates come from it), or null. */
   metadataUrl: string | null;
   ssoUrl: string | null;
+  /** How the AuthnRequest travels (python3-saml's idp.singleSignOnService.binding); null: as the metadata offers, redirect first. */
+  ssoBinding: SsoBinding | null;
   sloUrl: string | null;
   /** Base64 DER of the IdP's signing certificates (from x509cert, or the metadata). */
   certs: string[];
@@ -21,6 +23,12 @@ export interface IdpSettings {
 }
 
 export type HashName = 'sha1' | 'sha256' | 'sha512';
+
+export const BINDINGS = {
+  redirect: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
+  post: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+} as const;
+export type SsoBinding = keyof typeof BINDINGS;
 
 export interface AdvancedSettings {
   authnRequestSigned: boolean;
@@ -49,6 +57,29 @@ export interface SamlSettings {
   attributeMapping: Record<string, string[]>;
   useNameIdForEmail: boolean;
   advanced: AdvancedSettings;
+  /** Who the IdP's administrators may contact, for the SP metadata (node-saml's shape). */
+  contactPersons: ContactPerson[] | null;
+  organization: MetadataOrganization | null;
+}
+
+const CONTACT_TYPES = ['technical', 'support', 'administrative', 'billing', 'other'] as const;
+/** The reference's (python3-saml's) contact fields, by the metadata element each becomes. */
+const CONTACT_FIELDS = { company: 'Company', givenName: 'GivenName', surName: 'SurName', emailAddress: 'EmailAddress', telephoneNumber: 'TelephoneNumber' } as const;
+
+export interface ContactPerson {
+  '@contactType': (typeof CONTACT_TYPES)[number];
+  Company?: string;
+  GivenName?: string;
+  SurName?: string;
+  EmailAddress?: [string];
+  TelephoneNumber?: [string];
+}
+
+type Localized = { '@xml:lang': string; '#text': string }[];
+export interface MetadataOrganization {
+  OrganizationName: Localized;
+  OrganizationDisplayName: Localized;
+  OrganizationURL: Localized;
 }
 
 /** The reference's defaults, used when an app gives no attribute_mapping. */
@@ -153,9 +184,54 @@ function algorithm(where: string, value: unknown, fallback: HashName): HashName 
   return hash;
 }
 
+function binding(where: string, value: unknown): SsoBinding | null {
+  const given = text(where, value);
+  if (given === null) return null;
+  const found = (Object.keys(BINDINGS) as SsoBinding[]).find((name) => BINDINGS[name] === given);
+  return found ?? fail(`${where}: expected ${Object.values(BINDINGS).join(' or ')}`);
+}
+
+function parseContacts(value: unknown): ContactPerson[] | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) fail('contact_person: expected an object of contact types (technical, support, ...) to contacts');
+  only('contact_person', value, CONTACT_TYPES);
+  return Object.entries(value).map(([type, given]) => {
+    const where = `contact_person.${type}`;
+    if (!isObject(given)) fail(`${where}: expected an object with givenName and emailAddress`);
+    only(where, given, Object.keys(CONTACT_FIELDS));
+    const contact: ContactPerson = { '@contactType': type as ContactPerson['@contactType'] };
+    for (const [field, element] of Object.entries(CONTACT_FIELDS)) {
+      const entry = text(`${where}.${field}`, given[field]);
+      if (entry === null) continue;
+      if (element === 'EmailAddress' || element === 'TelephoneNumber') contact[element] = [element === 'EmailAddress' && !entry.startsWith('mailto:') ? `mailto:${entry}` : entry];
+      else contact[element] = entry;
+    }
+    return contact;
+  });
+}
+
+function parseOrganization(value: unknown): MetadataOrganization | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value) || Object.keys(value).length === 0) fail('organization: expected an object of languages (en-US, ...) to name, displayname and url');
+  const organization: MetadataOrganization = { OrganizationName: [], OrganizationDisplayName: [], OrganizationURL: [] };
+  for (const [lang, given] of Object.entries(value)) {
+    const where = `organization.${lang}`;
+    if (!isObject(given)) fail(`${where}: expected an object with name, displayname and url`);
+    only(where, given, ['name', 'displayname', 'url']);
+    // The metadata schema wants all three in each language.
+    const name = text(`${where}.name`, given.name) ?? fail(`${where}.name: required`);
+    organization.OrganizationName.push({ '@xml:lang': lang, '#text': name });
+    organization.OrganizationDisplayName.push({ '@xml:lang': lang, '#text': text(`${where}.displayname`, given.displayname) ?? name });
+    const home = text(`${where}.url`, given.url) ?? fail(`${where}.url: required`);
+    if (!URL.canParse(home)) fail(`${where}.url: expected an absolute URL`);
+    organization.OrganizationURL.push({ '@xml:lang': lang, '#text': home });
+  }
+  return organization;
+}
+
 function parseIdp(value: unknown): IdpSettings {
   if (!isObject(value)) fail('idp: required, an object with entity_id and metadata_url, or sso_url and x509cert');
-  only('idp', value, ['entity_id', 'metadata_url', 'sso_url', 'slo_url', 'x509cert', 'metadata_request_timeout', 'metadata_cache_timeout']);
+  only('idp', value, ['entity_id', 'metadata_url', 'sso_url', 'sso_binding', 'slo_url', 'x509cert', 'metadata_request_timeout', 'metadata_cache_timeout']);
   const entityId = text('idp.entity_id', value.entity_id) ?? fail('idp.entity_id: required');
   const metadataUrl = url('idp.metadata_url', value.metadata_url);
   const ssoUrl = url('idp.sso_url', value.sso_url);
@@ -165,6 +241,7 @@ function parseIdp(value: unknown): IdpSettings {
     entityId,
     metadataUrl,
     ssoUrl,
+    ssoBinding: binding('idp.sso_binding', value.sso_binding),
     sloUrl: url('idp.slo_url', value.slo_url),
     certs: cert ? [certificateBody('idp.x509cert', cert)] : [],
     metadataRequestTimeoutMs: seconds('idp.metadata_request_timeout', value.metadata_request_timeout, 10),
@@ -246,5 +323,7 @@ export function samlSettings(app: SocialApp): SamlSettings {
     attributeMapping: parseMapping(options.attribute_mapping),
     useNameIdForEmail: useNameIdForEmail === true,
     advanced: parseAdvanced(options.advanced),
+    contactPersons: parseContacts(options.contact_person),
+    organization: parseOrganization(options.organization),
   };
 }

@@ -25,7 +25,8 @@ export const session = [
     path: '/auth/session',
     tags: ['Authentication: Current Session'],
     summary: 'Log out',
-    description: 'Ends the session; its cookie or token stops working immediately. Answers 401 with the flows of a signed-out visitor.',
+    description:
+      'Ends the session; its cookie or token stops working immediately. Answers 401 with the flows of a signed-out visitor. A session from a SAML login whose IdP has an SLO URL also gets `meta.logout_redirect_url`: the IdP\'s single logout with our LogoutRequest, where the client sends the browser to end the IdP\'s session (it comes back through /accounts/saml/<org>/sls/ to the frontend).',
     response: authResponses(),
     run: (deps, ctx) => logout(deps, ctx),
   }),

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../../flows/context.js';
-import { ACS_POST_LIFETIME_MS, finishAcs, keepAcsPost, samlMetadata, samlProviderOf } from '../../../flows/social/saml-acs.js';
+import { ACS_POST_LIFETIME_MS, finishAcs, keepAcsPost, samlAuthnForm, samlMetadata, samlProviderOf } from '../../../flows/social/saml-acs.js';
 import { loginErrorUrl } from '../../../flows/social/navigation.js';
 import { singleLogout } from '../../../flows/social/saml-logout.js';
 import { requestContext } from '../../client-auth.js';
@@ -9,11 +9,13 @@ import { send } from '../../render.js';
 import { customEndpoint, type Endpoint } from '../../endpoint.js';
 import { errorRef } from '../../schemas.js';
 import { SOCIAL_LOGIN } from './endpoints.js';
+import { SAML_POST_PAGE_HEADERS, samlPostPage } from './saml-post-page.js';
 
 // SAML's endpoints at the reference's paths, /accounts/saml/<organization>/:
 // acs/ (the IdP's cross-site POST), acs/finish/ (the browser's same-site
 // second leg, which checks the answer), sls/ (single logout), login/ (to
-// the SPA's login page), metadata/ (what to give the IdP).
+// the SPA's login page), metadata/ (what to give the IdP); and sso/, ours,
+// the page that posts an AuthnRequest to an IdP taking the HTTP-POST binding.
 
 const ACS_COOKIE = 'saml_acs';
 const PREFIX = '/accounts/saml/:organization';
@@ -85,7 +87,7 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
       tags,
       summary: 'SAML single logout service',
       description:
-        'The IdP\'s logout messages, HTTP-Redirect binding (a signature is checked when present, and required with `advanced.want_message_signed`): a LogoutRequest ends this browser\'s session and sends the browser back to the IdP\'s SLO URL with a LogoutResponse (signed when the app has a key and signs its messages: `authn_request_signed`, `logout_request_signed` or `logout_response_signed`); a LogoutResponse sends it on to the frontend. 400 `invalid` for a message that does not verify (the log says why) or an unknown organization.',
+        'The IdP\'s logout messages, HTTP-Redirect binding (a signature is checked when present, and required with `advanced.want_message_signed`): a LogoutRequest ends this browser\'s session and sends the browser back to the IdP\'s SLO URL with a LogoutResponse (signed when the app has a key and signs its messages: `authn_request_signed`, `logout_request_signed` or `logout_response_signed`); a LogoutResponse (status Success, from the IdP) must answer a LogoutRequest of ours (a logout through the API, see `meta.logout_redirect_url`), once, within 10 minutes, and sends the browser to the frontend\'s root. 400 `invalid` for a message that does not verify or answers no request of ours (the log says why) or an unknown organization.',
       response: { 302: Redirected, 400: errorRef },
       handler: (deps) => async (request, reply) => {
         const at = request.url.indexOf('?');
@@ -96,6 +98,21 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
           origin: originOf(request),
         });
         return send(deps, request, reply, outcome);
+      },
+    }),
+    customEndpoint({
+      method: 'GET',
+      path: `${PREFIX}/sso/`,
+      tags,
+      summary: 'SAML AuthnRequest by HTTP-POST',
+      description:
+        'Where the redirect flow sends the browser when the IdP takes the AuthnRequest by HTTP-POST (`idp.sso_binding`, or metadata that offers only that binding): 200 with a page whose form posts the signed (when `authn_request_signed`) AuthnRequest of the flow named by `state` to the IdP\'s SSO URL, submitted by its one script. An unknown organization, a malformed state, an app whose IdP takes the redirect binding or an IdP out of reach go to socialaccount_login_error.',
+      querystring: Type.Object({ state: Type.Optional(Type.String()) }),
+      response: { 302: Redirected },
+      handler: (deps) => async (request, reply) => {
+        const form = await samlAuthnForm(deps, organizationOf(request), (request.query as { state?: string }).state, originOf(request));
+        if (!form) return reply.redirect(loginErrorUrl(deps.config, 'login'), 302);
+        return reply.code(200).headers(SAML_POST_PAGE_HEADERS).type('text/html; charset=utf-8').send(samlPostPage(deps, form, request.headers['accept-language']));
       },
     }),
     customEndpoint({
@@ -115,7 +132,7 @@ export function samlEndpoints(binding: (request: FastifyRequest) => string | und
       tags,
       summary: 'SAML service provider metadata',
       description:
-        'The SP\'s metadata for the IdP (text/xml): its entity id (`sp.entity_id`, else this URL), the ACS, the SLS, and, when `advanced` gives a key, its certificate (for signing, and for encryption when `want_assertion_encrypted`); signed when `metadata_signed`. 404 for an unknown organization.',
+        'The SP\'s metadata for the IdP (text/xml): its entity id (`sp.entity_id`, else this URL), the ACS (HTTP-POST), the SLS (HTTP-Redirect), the `organization` and `contact_person` when set, and, when `advanced` gives a key, its certificate (for signing, and for encryption when `want_assertion_encrypted`); signed when `metadata_signed`. 404 for an unknown organization.',
       handler: (deps) => async (request, reply) => {
         const metadata = await samlMetadata(deps, organizationOf(request), originOf(request));
         if (metadata === null) return reply.callNotFound();
