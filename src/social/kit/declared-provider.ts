@@ -85,7 +85,7 @@ export interface OAuth2Declaration {
   /** The name of the client id parameter of the authorization request (TikTok: client_key). */
   clientIdParam?: string;
   /** Parameters every authorization request carries (the app's auth_params come after them). */
-  authorizeParams?: Record<string, string> | ((settings: Settings) => Record<string, string>);
+  authorizeParams?: Record<string, string> | ((settings: Settings, redirectUri: string) => Record<string, string>);
   token?: TokenEndpoint | ((settings: Settings) => TokenEndpoint);
   /** Fields the code exchange adds to the standard ones, from the callback's query. */
   tokenFields?: (params: URLSearchParams) => Record<string, string>;
@@ -185,7 +185,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         async authorizationUrl(request) {
           // The browser goes to the provider itself: only this server's own calls are served elsewhere.
           const url = new URL(urlOf(declaration.authorizeUrl, settings, app));
-          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings) : declaration.authorizeParams;
+          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings, request.redirectUri) : declaration.authorizeParams;
           const query: Record<string, string> = {
             [declaration.clientIdParam ?? 'client_id']: app.clientId,
             redirect_uri: request.redirectUri,
