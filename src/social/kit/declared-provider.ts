@@ -84,6 +84,8 @@ export interface OAuth2Declaration {
   scopeDelimiter?: string;
   /** The name of the client id parameter of the authorization request (TikTok: client_key). */
   clientIdParam?: string;
+  /** The scheme the redirect URI is sent with whatever the request's (the reference's redirect_uri_protocol: edX wants https). */
+  redirectUriProtocol?: 'https';
   /** Parameters every authorization request carries (the app's auth_params come after them). */
   authorizeParams?: Record<string, string> | ((settings: Settings, redirectUri: string) => Record<string, string>);
   token?: TokenEndpoint | ((settings: Settings) => TokenEndpoint);
@@ -178,6 +180,8 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
       const scope = [...new Set(app.common.scope ?? defaults)].join(declaration.scopeDelimiter ?? ' ');
       const endpoint = typeof declaration.token === 'function' ? declaration.token(settings) : (declaration.token ?? {});
       const identityOf = (data: Record<string, unknown>) => declaredIdentity(declaration, data, settings);
+      // The same form in the authorization request and the code exchange, as the provider compares them.
+      const redirectUriOf = (uri: string) => (declaration.redirectUriProtocol ? uri.replace(/^[a-z]+:/, `${declaration.redirectUriProtocol}:`) : uri);
       return {
         app,
         // No ID token is checked in these flows, so no nonce to bind.
@@ -185,10 +189,11 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         async authorizationUrl(request) {
           // The browser goes to the provider itself: only this server's own calls are served elsewhere.
           const url = new URL(urlOf(declaration.authorizeUrl, settings, app));
-          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings, request.redirectUri) : declaration.authorizeParams;
+          const redirectUri = redirectUriOf(request.redirectUri);
+          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings, redirectUri) : declaration.authorizeParams;
           const query: Record<string, string> = {
             [declaration.clientIdParam ?? 'client_id']: app.clientId,
-            redirect_uri: request.redirectUri,
+            redirect_uri: redirectUri,
             // Sent even when empty, as the reference does.
             scope,
             response_type: 'code',
@@ -203,7 +208,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         async completeRedirect(input) {
           const code = input.params.get('code');
           if (!code) throw new ProviderError('the callback carries no code');
-          const codeInput = { code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier };
+          const codeInput = { code, redirectUri: redirectUriOf(input.redirectUri), codeVerifier: input.codeVerifier };
           const token = declaration.exchange
             ? await declaration.exchange(context, settings, { ...codeInput, params: input.params })
             : await redeemCode(context, urlOf(declaration.tokenUrl, settings, app), endpoint, codeInput, declaration.tokenFields?.(input.params));
