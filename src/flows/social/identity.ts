@@ -1,6 +1,6 @@
 import type { SocialApp } from '../../social/app.js';
 import type { Identity, ProviderEmail } from '../../social/provider-type.js';
-import { emailError, normalizeEmail } from '../validate.js';
+import { normalizeEmail, providerEmailError } from '../validate.js';
 
 // A provider's addresses as the reference cleans them up: well-formed ones
 // only, each once; verified only when the provider says so, or when the
@@ -20,7 +20,7 @@ export function cleanIdentity(app: SocialApp, identity: Identity): Identity {
   const emails: ProviderEmail[] = [];
   for (const given of identity.emails) {
     const email = normalizeEmail(given.email);
-    if (emailError(email) || seen.has(email.toLowerCase())) continue;
+    if (providerEmailError(email) || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     emails.push({ email, primary: given.primary, verified: given.verified || vouchedFor(app, email) });
   }

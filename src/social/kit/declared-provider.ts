@@ -80,7 +80,7 @@ export interface OAuth2Declaration {
   authorizeUrl: UrlOf;
   tokenUrl: UrlOf;
   /** Default scopes (the app's `scope` replaces them). */
-  scope?: readonly string[] | ((settings: Settings, queryEmail: boolean) => readonly string[]);
+  scope?: readonly string[] | ((settings: Settings, queryEmail: boolean, storeTokens: boolean) => readonly string[]);
   scopeDelimiter?: string;
   /** The name of the client id parameter of the authorization request (TikTok: client_key). */
   clientIdParam?: string;
@@ -176,7 +176,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
     create(context) {
       const { app } = context;
       const settings = settingsOf(declaration, app.options);
-      const defaults = typeof declaration.scope === 'function' ? declaration.scope(settings, context.queryEmail) : (declaration.scope ?? []);
+      const defaults = typeof declaration.scope === 'function' ? declaration.scope(settings, context.queryEmail, context.storeTokens) : (declaration.scope ?? []);
       const scope = [...new Set(app.common.scope ?? defaults)].join(declaration.scopeDelimiter ?? ' ');
       const endpoint = typeof declaration.token === 'function' ? declaration.token(settings) : (declaration.token ?? {});
       const identityOf = (data: Record<string, unknown>) => declaredIdentity(declaration, data, settings);
