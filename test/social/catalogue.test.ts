@@ -95,7 +95,7 @@ describe('the provider catalogue, each provider against its documented answers',
       standin.serve(fixture, clientId, secret, { code, redirectUri, challenge: query.get('code_challenge') });
       // The browser comes back to this (plain http) test server whatever scheme the provider was told.
       const callback = new URL(redirectUri.replace(/^https:/, server.baseUrl.startsWith('https:') ? 'https:' : 'http:'));
-      for (const [name, value] of Object.entries({ code, state, ...fixture.callback })) callback.searchParams.set(name, value);
+      for (const [name, value] of Object.entries({ [fixture.codeParam ?? 'code']: code, state, ...fixture.callback })) callback.searchParams.set(name, value);
       const landing = await navigate(browser, callback.toString());
       assert.equal(landing.location, CALLBACK_URL);
 

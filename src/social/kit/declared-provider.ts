@@ -1,5 +1,5 @@
 import type { Flow, OptionSpec, OptionValue, SocialApp } from '../app.js';
-import type { Authenticated, Identity, ProviderContext, ProviderEmail, ProviderType } from '../provider-type.js';
+import type { Authenticated, CallbackProtocol, Identity, ProviderContext, ProviderEmail, ProviderType } from '../provider-type.js';
 import { ProviderError } from '../provider-type.js';
 import { isTrue, text, uidOf } from './claims.js';
 import { accountDisplay } from './display.js';
@@ -89,6 +89,8 @@ export interface OAuth2Declaration {
   /** Parameters every authorization request carries (the app's auth_params come after them). */
   authorizeParams?: Record<string, string> | ((settings: Settings, redirectUri: string) => Record<string, string>);
   token?: TokenEndpoint | ((settings: Settings) => TokenEndpoint);
+  /** The callback's parameter that carries the code when the provider does not call it `code` (DingTalk's authCode). */
+  codeParam?: string;
   /** Fields the code exchange adds to the standard ones, from the callback's query. */
   tokenFields?: (params: URLSearchParams) => Record<string, string>;
   /** A code exchange of the provider's own, instead of the standard form. */
@@ -163,6 +165,23 @@ async function profileOf(declaration: OAuth2Declaration, input: ProfileInput): P
   return user as Record<string, unknown>;
 }
 
+/** The code of a callback: under the declaration's own name, else `code`. */
+function codeOf(declaration: OAuth2Declaration, params: URLSearchParams): string | null {
+  return (declaration.codeParam ? params.get(declaration.codeParam) : null) ?? params.get('code');
+}
+
+/** OAuth 2's callback, for a provider that names the code otherwise. */
+function callbackNaming(declaration: OAuth2Declaration): CallbackProtocol {
+  return {
+    stateKey: (params) => params.get('state'),
+    answer(params) {
+      const error = params.get('error');
+      if (error !== null) return error === 'access_denied' ? 'cancelled' : 'failed';
+      return codeOf(declaration, params) ? 'answered' : 'failed';
+    },
+  };
+}
+
 export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderType {
   const flows: Flow[] = declaration.tokenFlow ? ['provider_redirect', 'provider_token'] : ['provider_redirect'];
   return {
@@ -173,6 +192,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
     pkceDefault: declaration.pkce ?? false,
     options: Object.fromEntries(Object.entries(declaration.settings ?? {}).map(([name, { default: _default, ...spec }]) => [name, spec])),
     validate: declaration.validate,
+    callback: declaration.codeParam ? callbackNaming(declaration) : undefined,
     create(context) {
       const { app } = context;
       const settings = settingsOf(declaration, app.options);
@@ -206,7 +226,7 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
           return url;
         },
         async completeRedirect(input) {
-          const code = input.params.get('code');
+          const code = codeOf(declaration, input.params);
           if (!code) throw new ProviderError('the callback carries no code');
           const codeInput = { code, redirectUri: redirectUriOf(input.redirectUri), codeVerifier: input.codeVerifier };
           const token = declaration.exchange

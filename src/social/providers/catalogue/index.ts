@@ -16,6 +16,7 @@ import { clever } from './clever.js';
 import { coinbase } from './coinbase.js';
 import { dataporten } from './dataporten.js';
 import { daum } from './Daum.js';
+import { dingtalk } from './dingtalk.js';
 import { digitalocean } from './digitalocean.js';
 import { disqus } from './disqus.js';
 import { douban } from './douban.js';
@@ -114,6 +115,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   coinbase,
   dataporten,
   daum,
+  dingtalk,
   digitalocean,
   disqus,
   douban,
