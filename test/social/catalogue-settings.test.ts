@@ -9,6 +9,7 @@ import { startStandin } from '../support/standin.js';
 import { makeKeyPair } from '../support/simplesamlphp.js';
 import { assertError, readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect, tokenLogin } from '../support/social.js';
+import { loadConfig } from '../../src/config/config.js';
 
 // Provider settings of the reference that change what the catalogue does:
 // Google's fixed endpoints (AUTHORIZE_URL, ACCESS_TOKEN_URL, IDENTITY_URL,
@@ -26,22 +27,34 @@ const KID = 'c7e04465649ffa606557650c7e65f0a87ae00fe8';
 const signingKey = await importPKCS8(pair.key, 'RS256');
 const sign = (claims: JWTPayload, kid = KID) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(signingKey);
 
-const google = await startStandin();
+// One stand-in answers for Google and for a Shopify store (under /<host>/, SOCIALACCOUNT_PROVIDER_ORIGINS maps it).
+const standin = await startStandin();
 // Google's v1 certs: PEM certificates by key id, as the reference's CERTS_URL default publishes them.
-google.routes.set('GET /oauth2/v1/certs', () => ({ json: { [KID]: pair.cert } }));
+standin.routes.set('GET /oauth2/v1/certs', () => ({ json: { [KID]: pair.cert } }));
 const SUB = '110169484474386276334';
 let pendingNonce = '';
-google.routes.set('POST /token', async ({ body }) => {
+standin.routes.set('POST /token', async ({ body }) => {
   if (body.code !== 'google-code' || body.client_id !== 'google-client' || body.client_secret !== 'google-secret') return { status: 400, json: { error: 'invalid_grant' } };
   const now = Math.floor(server.clock.now() / 1000);
   const idToken = await sign({ iss: 'https://accounts.google.com', aud: 'google-client', azp: 'google-client', sub: SUB, email: 'sam.g@example.com', email_verified: true, iat: now, exp: now + 3600, nonce: pendingNonce });
   return { json: { access_token: 'ya29.a0AfH6SMBx', expires_in: 3599, scope: 'openid https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile', token_type: 'Bearer', id_token: idToken } };
 });
 // Google's v2 userinfo (the reference's IDENTITY_URL default): `id`, not `sub`.
-google.routes.set('GET /oauth2/v2/userinfo', ({ headers }) =>
+standin.routes.set('GET /oauth2/v2/userinfo', ({ headers }) =>
   headers.authorization === 'Bearer ya29.a0AfH6SMBx'
     ? { json: { id: SUB, email: 'sam.g@example.com', verified_email: true, name: 'Sam Gee', given_name: 'Sam', family_name: 'Gee', picture: 'https://lh3.googleusercontent.com/a/photo', locale: 'en' } }
     : { status: 401, json: { error: 'invalid_token' } },
+);
+
+// Shopify's online (per-user) grant: the token answer names the staff member (the authorization code grant guide's example).
+const STAFF = { id: 902541635, first_name: 'John', last_name: 'Smith', email: 'john@example.com', email_verified: true, account_owner: true, locale: 'en', collaborator: false };
+standin.routes.set('POST /staff-store.myshopify.com/admin/oauth/access_token', ({ body }) =>
+  body.code === 'shopify-code' && body.client_id === 'shopify-client' && body.client_secret === 'shopify-secret'
+    ? { json: { access_token: 'f85632530bf277ec9ac6f649fc327f17', scope: 'read_orders', expires_in: 86399, associated_user_scope: 'read_orders', associated_user: STAFF } }
+    : { status: 400, json: { error: 'invalid_request' } },
+);
+standin.routes.set('GET /staff-store.myshopify.com/admin/shop.json', ({ headers }) =>
+  headers['x-shopify-access-token'] === 'f85632530bf277ec9ac6f649fc327f17' ? { json: { shop: { id: 548380009, name: 'Staff Store', email: 'owner@example.com', myshopify_domain: 'staff-store.myshopify.com' } } } : { status: 401, json: { errors: '[API] Invalid API key or access token' } },
 );
 
 let server: TestServer;
@@ -52,22 +65,25 @@ before(async () => {
       {
         google: {
           AUTHORIZE_URL,
-          ACCESS_TOKEN_URL: `${google.url}/token`,
-          IDENTITY_URL: `${google.url}/oauth2/v2/userinfo`,
-          CERTS_URL: `${google.url}/oauth2/v1/certs`,
+          ACCESS_TOKEN_URL: `${standin.url}/token`,
+          IDENTITY_URL: `${standin.url}/oauth2/v2/userinfo`,
+          CERTS_URL: `${standin.url}/oauth2/v1/certs`,
           ID_TOKEN_ISSUER: 'https://accounts.google.com',
           FETCH_USERINFO: true,
           APP: { client_id: 'google-client', secret: 'google-secret' },
         },
         eveonline: { APP: { client_id: 'eve-client', secret: 'eve-secret' } },
+        shopify: { AUTH_PARAMS: { 'grant_options[]': 'per-user' }, IS_EMBEDDED: false, APP: { client_id: 'shopify-client', secret: 'shopify-secret', settings: { shop: 'staff-store' } } },
       },
-      { SOCIALACCOUNT_STORE_TOKENS: 'true', SOCIALACCOUNT_QUERY_EMAIL: 'true', ACCOUNT_EMAIL_VERIFICATION: 'none' },
+      {
+        SOCIALACCOUNT_PROVIDER_ORIGINS: JSON.stringify({ 'https://staff-store.myshopify.com': `${standin.url}/staff-store.myshopify.com` }),
+        SOCIALACCOUNT_STORE_TOKENS: 'true', SOCIALACCOUNT_QUERY_EMAIL: 'true', ACCOUNT_EMAIL_VERIFICATION: 'none' },
     ),
   );
 });
 after(async () => {
   await server?.close();
-  await google.close();
+  await standin.close();
 });
 
 describe('Google with the reference\'s endpoint settings', () => {
@@ -117,6 +133,35 @@ describe('EVE Online with SOCIALACCOUNT_STORE_TOKENS', () => {
     const browser = await readyClient(server, 'browser');
     const start = await startRedirect(server, browser, { provider: 'eveonline', callback_url: CALLBACK_URL });
     assert.equal(new URL(start.location!).searchParams.get('scope'), 'publicData');
+  });
+});
+
+describe('Shopify', () => {
+  it('with a per-user grant, the account is the staff member the token answer names, kept as associated_user', async () => {
+    const browser = await readyClient(server, 'browser');
+    const start = await startRedirect(server, browser, { provider: 'shopify', callback_url: CALLBACK_URL });
+    const authorization = new URL(start.location!);
+    assert.equal(`${authorization.origin}${authorization.pathname}`, 'https://staff-store.myshopify.com/admin/oauth/authorize');
+    assert.equal(authorization.searchParams.get('grant_options[]'), 'per-user');
+    const callback = new URL(authorization.searchParams.get('redirect_uri')!);
+    callback.searchParams.set('code', 'shopify-code');
+    callback.searchParams.set('state', authorization.searchParams.get('state')!);
+    assert.equal((await navigate(browser, callback.toString())).location, CALLBACK_URL);
+    const session = await browser.get('/auth/session');
+    assert.deepEqual(session.body.data.methods.map((m: any) => [m.provider, m.uid]), [['shopify', String(STAFF.id)]]);
+    assert.deepEqual((await browser.get('/account/email')).body.data.map((e: any) => [e.email, e.verified]), [['john@example.com', true]]);
+    const row = await server.app.deps.db.selectFrom('social_accounts').select('extra_data').where('provider', '=', 'shopify').executeTakeFirstOrThrow();
+    const extra = typeof row.extra_data === 'string' ? JSON.parse(row.extra_data) : row.extra_data;
+    assert.deepEqual(extra.associated_user, STAFF);
+    assert.equal(extra.shop.id, 548380009);
+  });
+
+  it('refuses at start a shop that is no myshopify.com store', () => {
+    const start = (shop: string) => () =>
+      loadConfig({ SECRET_KEY: 'a-secret-key-long-enough-for-the-test-0123456789', SOCIALACCOUNT_PROVIDERS: JSON.stringify({ shopify: { APP: { client_id: 'c', secret: 's', settings: { shop } } } }) });
+    assert.throws(start('evil.example.com/'), /shop/);
+    assert.throws(start('a.b.example.com'), /shop/);
+    assert.doesNotThrow(start('example-store.myshopify.com'));
   });
 });
 

@@ -181,6 +181,7 @@ describe('the reference\'s catalogue', () => {
     const appSettings: Record<string, Record<string, unknown>> = {
       openid_connect: { server_url: 'https://sso.example.com' },
       apple: { certificate_key: '' },
+      shopify: { shop: 'example-store' },
     };
     const document: Record<string, unknown> = {};
     // Apple needs a real key and SAML an identity provider's settings: their own suites start them.

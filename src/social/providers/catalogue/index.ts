@@ -68,6 +68,7 @@ import { reddit } from './reddit.js';
 import { robinhood } from './robinhood.js';
 import { salesforce } from './salesforce.js';
 import { sharefile } from './sharefile.js';
+import { shopify } from './shopify.js';
 import { slack } from './slack.js';
 import { snapchat } from './snapchat.js';
 import { soundcloud } from './soundcloud.js';
@@ -167,6 +168,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   robinhood,
   salesforce,
   sharefile,
+  shopify,
   slack,
   snapchat,
   soundcloud,
