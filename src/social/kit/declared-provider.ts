@@ -82,6 +82,8 @@ export interface OAuth2Declaration {
   /** Default scopes (the app's `scope` replaces them). */
   scope?: readonly string[] | ((settings: Settings, queryEmail: boolean, storeTokens: boolean) => readonly string[]);
   scopeDelimiter?: string;
+  /** The scopes as sent, from the app's or the default ones (Authentiq adds openid and rewrites email). */
+  finalScope?: (scope: readonly string[], context: ProviderContext) => readonly string[];
   /** The name of the client id parameter of the authorization request (TikTok: client_key). */
   clientIdParam?: string;
   /** The scheme the redirect URI is sent with whatever the request's (the reference's redirect_uri_protocol: edX wants https). */
@@ -197,7 +199,8 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
       const { app } = context;
       const settings = settingsOf(declaration, app.options);
       const defaults = typeof declaration.scope === 'function' ? declaration.scope(settings, context.queryEmail, context.storeTokens) : (declaration.scope ?? []);
-      const scope = [...new Set(app.common.scope ?? defaults)].join(declaration.scopeDelimiter ?? ' ');
+      const chosen = [...new Set(app.common.scope ?? defaults)];
+      const scope = (declaration.finalScope ? declaration.finalScope(chosen, context) : chosen).join(declaration.scopeDelimiter ?? ' ');
       const endpoint = typeof declaration.token === 'function' ? declaration.token(settings) : (declaration.token ?? {});
       const identityOf = (data: Record<string, unknown>) => declaredIdentity(declaration, data, settings);
       // The same form in the authorization request and the code exchange, as the provider compares them.

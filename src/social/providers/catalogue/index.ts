@@ -5,6 +5,7 @@ import { amazonCognito } from './amazon_cognito.js';
 import { asana } from './asana.js';
 import { atlassian } from './atlassian.js';
 import { auth0 } from './auth0.js';
+import { authentiq } from './authentiq.js';
 import { baidu } from './baidu.js';
 import { basecamp } from './basecamp.js';
 import { battlenet } from './battlenet.js';
@@ -38,6 +39,7 @@ import { fxa } from './fxa.js';
 import { gitea } from './gitea.js';
 import { globus } from './globus.js';
 import { gumroad } from './gumroad.js';
+import { hubic } from './hubic.js';
 import { hubspot } from './hubspot.js';
 import { instagram } from './instagram.js';
 import { jupyterhub } from './jupyterhub.js';
@@ -105,6 +107,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   asana,
   atlassian,
   auth0,
+  authentiq,
   baidu,
   basecamp,
   battlenet,
@@ -138,6 +141,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   gitea,
   globus,
   gumroad,
+  hubic,
   hubspot,
   instagram,
   jupyterhub,
