@@ -7,6 +7,7 @@ import { readyClient } from '../support/accounts.js';
 import { navigate, providersEnv, startRedirect, throughProvider } from '../support/social.js';
 import { startCatalogueStandin, type Fixture } from '../support/catalogue-standin.js';
 import { startOAuth1Standin } from '../support/oauth1-standin.js';
+import { startSteam } from '../support/steam-standin.js';
 import { xUserJson } from '../social/fixtures/oauth1.js';
 import { allauthCopy, cliJson, sqlTime, type AllauthCopy } from './support.js';
 
@@ -17,7 +18,8 @@ import { allauthCopy, cliJson, sqlTime, type AllauthCopy } from './support.js';
 // SOCIALACCOUNT_PROVIDERS; a server started with those settings (plus what
 // the site's settings.py held at the provider level, Okta's base URL) lets
 // each person log in through the provider as before: the provider's uid
-// finds the imported account, no new user is made.
+// finds the imported account, no new user is made. X (OAuth 1.0a) and
+// Steam (OpenID 2.0) log in through their stand-ins the same way.
 
 const fixture = (id: string): Fixture => JSON.parse(readFileSync(new URL(`../social/fixtures/${id}.json`, import.meta.url), 'utf8')) as Fixture;
 const OAUTH2 = ['facebook', 'linkedin_oauth2', 'slack', 'okta', 'twitch', 'spotify'].map(fixture);
@@ -56,6 +58,8 @@ x.signedRoute('GET', '/1.1/account/verify_credentials.json', (user) => {
   const [id, screenName] = user.split(':') as [string, string];
   return { html: xUserJson(id, screenName, null) };
 });
+const steam = await startSteam('steam-web-api-key', 'https://steamcommunity.com/openid/login');
+steam.addPlayer({ steamid: STEAM_ID, personaname: 'Kim', profileurl: `https://steamcommunity.com/profiles/${STEAM_ID}/`, communityvisibilitystate: 3, profilestate: 1 });
 const standin = await startCatalogueStandin();
 
 let source: AllauthCopy;
@@ -95,7 +99,7 @@ before(async () => {
     providersEnv(providers, {
       ACCOUNT_EMAIL_VERIFICATION: 'none',
       SOCIALACCOUNT_QUERY_EMAIL: 'true',
-      SOCIALACCOUNT_PROVIDER_ORIGINS: JSON.stringify({ ...standin.origins(OAUTH2), 'https://api.x.com': x.url }),
+      SOCIALACCOUNT_PROVIDER_ORIGINS: JSON.stringify({ ...standin.origins(OAUTH2), 'https://api.x.com': x.url, 'https://steamcommunity.com': steam.url, 'https://api.steampowered.com': steam.url }),
     }),
     { database },
   );
@@ -104,7 +108,7 @@ after(async () => {
   await server?.close();
   await database?.drop();
   await source?.drop();
-  await Promise.all([standin.close(), x.close()]);
+  await Promise.all([standin.close(), x.close(), steam.close()]);
 });
 
 async function usersCount(): Promise<number> {
@@ -169,6 +173,25 @@ describe('import from django-allauth: the catalogue\'s providers, then their log
     assert.equal(session.status, 200, JSON.stringify(session.body));
     assert.equal(session.body.data.user.username, 'judy');
     assert.deepEqual(session.body.data.methods.map((m: any) => [m.provider, m.uid]), [['twitter', X_ID]]);
+    assert.equal(await usersCount(), before);
+  });
+
+  it('steam: the imported user logs in over OpenID 2.0 as before (Steam asserts the same Steam id)', async () => {
+    const before = await usersCount();
+    const browser = await readyClient(server, 'browser');
+    const start = await startRedirect(server, browser, { provider: 'steam', callback_url: CALLBACK_URL });
+    assert.equal(start.status, 302);
+    const checkid = new URL(start.location!);
+    assert.equal(`${checkid.origin}${checkid.pathname}`, 'https://steamcommunity.com/openid/login');
+    steam.decide(new URL(checkid.searchParams.get('openid.return_to')!).searchParams.get('state')!, STEAM_ID);
+    // The browser's visit to Steam, made at the stand-in.
+    const callback = await throughProvider(`${steam.url}${checkid.pathname}${checkid.search}`, `${server.baseUrl}/accounts/`);
+    assert.equal((await navigate(browser, callback)).location, CALLBACK_URL);
+    assert.deepEqual(steam.checks.at(-1), true, 'Steam confirmed the assertion');
+    const session = await browser.get('/auth/session');
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    assert.equal(session.body.data.user.username, 'kim');
+    assert.deepEqual(session.body.data.methods.map((m: any) => [m.provider, m.uid]), [['steam', STEAM_ID]]);
     assert.equal(await usersCount(), before);
   });
 
