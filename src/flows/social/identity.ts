@@ -3,7 +3,7 @@ import type { Identity, ProviderEmail } from '../../social/provider-type.js';
 import { normalizeEmail, providerEmailError } from '../validate.js';
 
 // A provider's addresses as the reference cleans them up: well-formed ones
-// only, each once; verified only when the provider says so, or when the
+// only, in lower case (its valid_email_or_none lowercases them), each once; verified only when the provider says so, or when the
 // app's `verified_email` setting vouches for the address; the primary and
 // verified ones first.
 
@@ -19,7 +19,7 @@ export function cleanIdentity(app: SocialApp, identity: Identity): Identity {
   const seen = new Set<string>();
   const emails: ProviderEmail[] = [];
   for (const given of identity.emails) {
-    const email = normalizeEmail(given.email);
+    const email = normalizeEmail(given.email).toLowerCase();
     if (providerEmailError(email) || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     emails.push({ email, primary: given.primary, verified: given.verified || vouchedFor(app, email) });
