@@ -9,7 +9,7 @@ import { isObject, request } from './api.js';
 const MAX_AGE_MS = 10 * 60_000;
 const COOLDOWN_MS = 30_000;
 
-export function publishedKeys(url: string, timeoutSeconds: number, now: () => number = Date.now): JWTVerifyGetKey {
+export function publishedKeys(url: string, timeoutSeconds: number, now: () => number): JWTVerifyGetKey {
   let document: Record<string, unknown> | null = null;
   let fetchedAt = -Infinity;
   const refresh = async () => {

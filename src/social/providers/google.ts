@@ -68,7 +68,7 @@ export const google: ProviderType = {
       documentUrl: wellKnownUrl(stringOption(context.app, 'server_url') ?? GOOGLE),
       metadata: fixed?.metadata,
       // CERTS_URL may publish PEM certificates by key id (Google's v1 certs, the reference's default) or a JWK Set.
-      keys: fixed ? publishedKeys(fixed.certsUrl, context.timeoutSeconds) : undefined,
+      keys: fixed ? publishedKeys(fixed.certsUrl, context.timeoutSeconds, () => context.now()) : undefined,
       defaultScope: context.queryEmail ? ['openid', 'profile', 'email'] : ['openid', 'profile'],
       fetchUserinfo: booleanOption(context.app, 'fetch_userinfo') ?? false,
       // IDENTITY_URL may be Google's v2 userinfo, which names the account `id`, not `sub`: either must be the ID token's subject.
