@@ -22,6 +22,18 @@ export function emailError(email: string, param = 'email'): FieldError | null {
   return EMAIL.test(withAsciiDomain(email)) ? null : { code: 'invalid', param, message: msg('invalid.email') };
 }
 
+/**
+ * A provider's address, as the reference takes it (valid_email_or_none with
+ * Django's EmailValidator, whose domain allowlist admits `localhost`:
+ * Lichess's documented `bobby@localhost`). The API's own fields keep the
+ * browser's rule above, which wants a dot in the domain.
+ */
+export function providerEmailError(email: string): FieldError | null {
+  const at = email.lastIndexOf('@');
+  if (at > 0 && email.slice(at + 1) === 'localhost') return emailError(`${email.slice(0, at)}@localhost.localdomain`);
+  return emailError(email);
+}
+
 // Django's EmailValidator checks an internationalised domain in its punycode
 // form, and allauth keeps the address as typed ("zoe@bücher.example"), so
 // such addresses sign up, log in and arrive by import.

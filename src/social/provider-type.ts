@@ -112,6 +112,10 @@ export interface ProviderContext {
   timeoutSeconds: number;
   /** SOCIALACCOUNT_QUERY_EMAIL: ask for the email scope. */
   queryEmail: boolean;
+  /** SOCIALACCOUNT_EMAIL_REQUIRED (Authentiq asks for a required address with its scope's modifiers). */
+  emailRequired: boolean;
+  /** SOCIALACCOUNT_STORE_TOKENS: a few providers ask for more when the tokens are kept (EVE Online's publicData). */
+  storeTokens: boolean;
   /** A provider URL this server calls, as it reaches it (SOCIALACCOUNT_PROVIDER_ORIGINS may serve an origin elsewhere). */
   endpoint(url: string): string;
   now(): number;

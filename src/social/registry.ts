@@ -14,6 +14,8 @@ export interface ProviderSettings {
   apps: SocialApp[];
   requestsTimeout: number;
   queryEmail: boolean;
+  storeTokens: boolean;
+  emailRequired: boolean;
   /** SOCIALACCOUNT_PROVIDER_ORIGINS: a provider origin → the base URL it is reached at instead. */
   providerOrigins: Readonly<Record<string, string>>;
 }
@@ -32,7 +34,7 @@ export function createSocialProviders(settings: ProviderSettings, now: () => num
   const byApp = new Map(
     settings.apps.map((app) => [
       app,
-      providerType(app.type)!.create({ app, timeoutSeconds: settings.requestsTimeout, queryEmail: settings.queryEmail, endpoint, now }),
+      providerType(app.type)!.create({ app, timeoutSeconds: settings.requestsTimeout, queryEmail: settings.queryEmail, storeTokens: settings.storeTokens, emailRequired: settings.emailRequired, endpoint, now }),
     ]),
   );
   return {

@@ -83,17 +83,19 @@ describe('the provider catalogue, each provider against its documented answers',
       assert.equal(query.get('response_type'), 'code');
       assert.equal(query.get('scope'), fixture.authorize.scope);
       const redirectUri = query.get('redirect_uri')!;
-      assert.equal(redirectUri, `${server.baseUrl}${fixture.authorize.callbackPath ?? `/accounts/${fixture.provider}/login/callback/`}`);
+      const origin = fixture.authorize.callbackProtocol ? server.baseUrl.replace(/^http:/, `${fixture.authorize.callbackProtocol}:`) : server.baseUrl;
+      assert.equal(redirectUri, `${origin}${fixture.authorize.callbackPath ?? `/accounts/${fixture.provider}/login/callback/`}`);
       const state = query.get('state');
       assert.ok(state);
       assert.equal(query.get('code_challenge_method'), fixture.authorize.pkce ? 'S256' : null);
       assert.equal(query.has('nonce'), false);
-      for (const [name, value] of Object.entries(fixture.authorize.params ?? {})) assert.equal(query.get(name), value, name);
+      for (const [name, value] of Object.entries(fixture.authorize.params ?? {})) assert.equal(query.get(name), value.replace('{redirect_uri}', redirectUri), name);
 
       const code = `code-${fixture.provider}`;
       standin.serve(fixture, clientId, secret, { code, redirectUri, challenge: query.get('code_challenge') });
-      const callback = new URL(redirectUri);
-      for (const [name, value] of Object.entries({ code, state, ...fixture.callback })) callback.searchParams.set(name, value);
+      // The browser comes back to this (plain http) test server whatever scheme the provider was told.
+      const callback = new URL(redirectUri.replace(/^https:/, server.baseUrl.startsWith('https:') ? 'https:' : 'http:'));
+      for (const [name, value] of Object.entries({ [fixture.codeParam ?? 'code']: code, state, ...fixture.callback })) callback.searchParams.set(name, value);
       const landing = await navigate(browser, callback.toString());
       assert.equal(landing.location, CALLBACK_URL);
 
@@ -179,6 +181,7 @@ describe('the reference\'s catalogue', () => {
     const appSettings: Record<string, Record<string, unknown>> = {
       openid_connect: { server_url: 'https://sso.example.com' },
       apple: { certificate_key: '' },
+      shopify: { shop: 'example-store' },
     };
     const document: Record<string, unknown> = {};
     // Apple needs a real key and SAML an identity provider's settings: their own suites start them.

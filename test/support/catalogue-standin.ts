@@ -25,7 +25,9 @@ export interface Fixture {
   /** Provider-level settings (upper-case keys). */
   settings?: Record<string, unknown>;
   app?: { settings?: Record<string, unknown>; key?: string };
-  authorize: { url: string; scope: string; pkce: boolean; params?: Record<string, string>; clientIdParam?: string; callbackPath?: string };
+  authorize: { url: string; scope: string; pkce: boolean; /** Parameters the request must carry ({redirect_uri} stands for ours). */ params?: Record<string, string>; clientIdParam?: string; callbackPath?: string; callbackProtocol?: 'https' };
+  /** The callback's name for the code, when not `code` (DingTalk's authCode). */
+  codeParam?: string;
   /** More query parameters the provider sends back with the code. */
   callback?: Record<string, string>;
   token: {

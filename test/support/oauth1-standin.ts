@@ -68,6 +68,8 @@ export interface OAuth1StandinOptions {
   accessFields?: (user: string) => Record<string, string>;
   /** What the provider sends back on a refusal: X sends `denied=<token>`. */
   denyParam?: string;
+  /** The origin signatures are made for, when the server reaches this stand-in in its place (SOCIALACCOUNT_PROVIDER_ORIGINS). */
+  signedOrigin?: string;
 }
 
 export async function startOAuth1Standin(options: OAuth1StandinOptions): Promise<OAuth1Standin> {
@@ -100,7 +102,7 @@ export async function startOAuth1Standin(options: OAuth1StandinOptions): Promise
       .sort(([a, x], [b, y]) => (a === b ? (x! < y! ? -1 : 1) : a! < b! ? -1 : 1))
       .map(([n, v]) => `${n}=${v}`)
       .join('&');
-    const base = `${request.method}&${encode(`http://${request.headers.host}${request.url.pathname}`)}&${encode(normalized)}`;
+    const base = `${request.method}&${encode(`${options.signedOrigin ?? `http://${request.headers.host}`}${request.url.pathname}`)}&${encode(normalized)}`;
     const expected = createHmac('sha1', `${encode(consumerSecret)}&${encode(tokenSecret)}`).update(base).digest();
     const given = Buffer.from(signature, 'base64');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;

@@ -29,9 +29,10 @@ function signature(secret: Buffer, fields: URLSearchParams): Buffer {
   return createHmac('sha256', secret).update(text).digest();
 }
 
-export async function startSteam(apiKey: string): Promise<SteamStandin> {
+/** `opEndpoint`: the endpoint the assertions name, when the server reaches this stand-in in Steam's place (SOCIALACCOUNT_PROVIDER_ORIGINS). */
+export async function startSteam(apiKey: string, opEndpoint?: string): Promise<SteamStandin> {
   const standin = await startStandin();
-  const endpoint = `${standin.url}/openid/login`;
+  const endpoint = opEndpoint ?? `${standin.url}/openid/login`;
   const decisions = new Map<string, string>();
   const associations = new Map<string, Buffer>();
   const usedNonces = new Set<string>();

@@ -1,9 +1,9 @@
 import type { SocialApp } from '../../social/app.js';
 import type { Identity, ProviderEmail } from '../../social/provider-type.js';
-import { emailError, normalizeEmail } from '../validate.js';
+import { normalizeEmail, providerEmailError } from '../validate.js';
 
 // A provider's addresses as the reference cleans them up: well-formed ones
-// only, each once; verified only when the provider says so, or when the
+// only, in lower case (its valid_email_or_none lowercases them), each once; verified only when the provider says so, or when the
 // app's `verified_email` setting vouches for the address; the primary and
 // verified ones first.
 
@@ -19,8 +19,8 @@ export function cleanIdentity(app: SocialApp, identity: Identity): Identity {
   const seen = new Set<string>();
   const emails: ProviderEmail[] = [];
   for (const given of identity.emails) {
-    const email = normalizeEmail(given.email);
-    if (emailError(email) || seen.has(email.toLowerCase())) continue;
+    const email = normalizeEmail(given.email).toLowerCase();
+    if (providerEmailError(email) || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     emails.push({ email, primary: given.primary, verified: given.verified || vouchedFor(app, email) });
   }

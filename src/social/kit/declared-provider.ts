@@ -1,5 +1,5 @@
 import type { Flow, OptionSpec, OptionValue, SocialApp } from '../app.js';
-import type { Authenticated, Identity, ProviderContext, ProviderEmail, ProviderType } from '../provider-type.js';
+import type { Authenticated, CallbackProtocol, Identity, ProviderContext, ProviderEmail, ProviderType } from '../provider-type.js';
 import { ProviderError } from '../provider-type.js';
 import { isTrue, text, uidOf } from './claims.js';
 import { accountDisplay } from './display.js';
@@ -80,13 +80,19 @@ export interface OAuth2Declaration {
   authorizeUrl: UrlOf;
   tokenUrl: UrlOf;
   /** Default scopes (the app's `scope` replaces them). */
-  scope?: readonly string[] | ((settings: Settings, queryEmail: boolean) => readonly string[]);
+  scope?: readonly string[] | ((settings: Settings, queryEmail: boolean, storeTokens: boolean) => readonly string[]);
   scopeDelimiter?: string;
+  /** The scopes as sent, from the app's or the default ones (Authentiq adds openid and rewrites email). */
+  finalScope?: (scope: readonly string[], context: ProviderContext) => readonly string[];
   /** The name of the client id parameter of the authorization request (TikTok: client_key). */
   clientIdParam?: string;
+  /** The scheme the redirect URI is sent with whatever the request's (the reference's redirect_uri_protocol: edX wants https). */
+  redirectUriProtocol?: 'https';
   /** Parameters every authorization request carries (the app's auth_params come after them). */
-  authorizeParams?: Record<string, string> | ((settings: Settings) => Record<string, string>);
+  authorizeParams?: Record<string, string> | ((settings: Settings, redirectUri: string) => Record<string, string>);
   token?: TokenEndpoint | ((settings: Settings) => TokenEndpoint);
+  /** The callback's parameter that carries the code when the provider does not call it `code` (DingTalk's authCode). */
+  codeParam?: string;
   /** Fields the code exchange adds to the standard ones, from the callback's query. */
   tokenFields?: (params: URLSearchParams) => Record<string, string>;
   /** A code exchange of the provider's own, instead of the standard form. */
@@ -161,6 +167,23 @@ async function profileOf(declaration: OAuth2Declaration, input: ProfileInput): P
   return user as Record<string, unknown>;
 }
 
+/** The code of a callback: under the declaration's own name, else `code`. */
+function codeOf(declaration: OAuth2Declaration, params: URLSearchParams): string | null {
+  return (declaration.codeParam ? params.get(declaration.codeParam) : null) ?? params.get('code');
+}
+
+/** OAuth 2's callback, for a provider that names the code otherwise. */
+function callbackNaming(declaration: OAuth2Declaration): CallbackProtocol {
+  return {
+    stateKey: (params) => params.get('state'),
+    answer(params) {
+      const error = params.get('error');
+      if (error !== null) return error === 'access_denied' ? 'cancelled' : 'failed';
+      return codeOf(declaration, params) ? 'answered' : 'failed';
+    },
+  };
+}
+
 export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderType {
   const flows: Flow[] = declaration.tokenFlow ? ['provider_redirect', 'provider_token'] : ['provider_redirect'];
   return {
@@ -171,13 +194,17 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
     pkceDefault: declaration.pkce ?? false,
     options: Object.fromEntries(Object.entries(declaration.settings ?? {}).map(([name, { default: _default, ...spec }]) => [name, spec])),
     validate: declaration.validate,
+    callback: declaration.codeParam ? callbackNaming(declaration) : undefined,
     create(context) {
       const { app } = context;
       const settings = settingsOf(declaration, app.options);
-      const defaults = typeof declaration.scope === 'function' ? declaration.scope(settings, context.queryEmail) : (declaration.scope ?? []);
-      const scope = [...new Set(app.common.scope ?? defaults)].join(declaration.scopeDelimiter ?? ' ');
+      const defaults = typeof declaration.scope === 'function' ? declaration.scope(settings, context.queryEmail, context.storeTokens) : (declaration.scope ?? []);
+      const chosen = [...new Set(app.common.scope ?? defaults)];
+      const scope = (declaration.finalScope ? declaration.finalScope(chosen, context) : chosen).join(declaration.scopeDelimiter ?? ' ');
       const endpoint = typeof declaration.token === 'function' ? declaration.token(settings) : (declaration.token ?? {});
       const identityOf = (data: Record<string, unknown>) => declaredIdentity(declaration, data, settings);
+      // The same form in the authorization request and the code exchange, as the provider compares them.
+      const redirectUriOf = (uri: string) => (declaration.redirectUriProtocol ? uri.replace(/^[a-z]+:/, `${declaration.redirectUriProtocol}:`) : uri);
       return {
         app,
         // No ID token is checked in these flows, so no nonce to bind.
@@ -185,10 +212,11 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
         async authorizationUrl(request) {
           // The browser goes to the provider itself: only this server's own calls are served elsewhere.
           const url = new URL(urlOf(declaration.authorizeUrl, settings, app));
-          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings) : declaration.authorizeParams;
+          const redirectUri = redirectUriOf(request.redirectUri);
+          const fixed = typeof declaration.authorizeParams === 'function' ? declaration.authorizeParams(settings, redirectUri) : declaration.authorizeParams;
           const query: Record<string, string> = {
             [declaration.clientIdParam ?? 'client_id']: app.clientId,
-            redirect_uri: request.redirectUri,
+            redirect_uri: redirectUri,
             // Sent even when empty, as the reference does.
             scope,
             response_type: 'code',
@@ -201,9 +229,9 @@ export function declareOAuth2Provider(declaration: OAuth2Declaration): ProviderT
           return url;
         },
         async completeRedirect(input) {
-          const code = input.params.get('code');
+          const code = codeOf(declaration, input.params);
           if (!code) throw new ProviderError('the callback carries no code');
-          const codeInput = { code, redirectUri: input.redirectUri, codeVerifier: input.codeVerifier };
+          const codeInput = { code, redirectUri: redirectUriOf(input.redirectUri), codeVerifier: input.codeVerifier };
           const token = declaration.exchange
             ? await declaration.exchange(context, settings, { ...codeInput, params: input.params })
             : await redeemCode(context, urlOf(declaration.tokenUrl, settings, app), endpoint, codeInput, declaration.tokenFields?.(input.params));

@@ -1,8 +1,8 @@
 import * as oidc from 'openid-client';
-import type { JWTPayload } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ProviderError, type Identity, type Provider, type ProviderContext } from '../provider-type.js';
 import { stringOption } from '../app.js';
-import { clientAuth, discoveredServer, type ClientAuthMethod } from './servers.js';
+import { clientAuth, discoveredServer, fixedServer, type ClientAuthMethod } from './servers.js';
 import { authorizationUrl, exchangeCode, isOpenIdRequest, scopes } from './authorization.js';
 import { remoteKeys, signingAlgorithms, verifyIdToken, type VerifiedIdToken } from './id-token.js';
 import { oidcIdentity } from './claims.js';
@@ -41,11 +41,11 @@ function pickClaims(extraData: Record<string, unknown>): Record<string, unknown>
 export function idTokenCheck(
   context: ProviderContext,
   server: () => Promise<oidc.Configuration>,
-  options: { audiences?: readonly string[]; issuers?: (discovered: string, claims: JWTPayload) => string | null | readonly string[] } = {},
+  options: { audiences?: readonly string[]; issuers?: (discovered: string, claims: JWTPayload) => string | null | readonly string[]; keys?: JWTVerifyGetKey } = {},
 ): (idToken: string) => Promise<VerifiedIdToken | null> {
   const keys = cachedFor(60 * 60_000, async () => {
     const metadata = (await server()).serverMetadata();
-    return { keys: remoteKeys(metadata.jwks_uri!, context.timeoutSeconds), metadata };
+    return { keys: options.keys ?? remoteKeys(metadata.jwks_uri!, context.timeoutSeconds), metadata };
   });
   return async (idToken) => {
     const { keys: getKey, metadata } = await keys();
@@ -69,6 +69,10 @@ export function discoveryProvider(
   context: ProviderContext,
   spec: {
     documentUrl: string;
+    /** Fixed endpoints instead of the document's (Google's AUTHORIZE_URL and the like). */
+    metadata?: oidc.ServerMetadata;
+    /** The signing keys, when not the JWK Set at jwks_uri. */
+    keys?: JWTVerifyGetKey;
     defaultScope: readonly string[];
     /** Extra authorization parameters (Apple: form_post). */
     extra?: Record<string, string>;
@@ -78,6 +82,8 @@ export function discoveryProvider(
     /** The client id for the redirect flow when the app lists several (Apple). */
     clientId?: string;
     fetchUserinfo: boolean;
+    /** Userinfo fetched some other way than OpenID Connect's (Google's IDENTITY_URL, which may answer `id` for `sub`). */
+    userinfo?: (config: oidc.Configuration, accessToken: string, subject: string | undefined) => Promise<Record<string, unknown>>;
     issuers?: (discovered: string, claims: JWTPayload) => string | null | readonly string[];
     audiences?: readonly string[];
     /** What a redirect login stores as extra_data; the reference's openid_connect shape {userinfo?, id_token?} by default. */
@@ -89,7 +95,9 @@ export function discoveryProvider(
   },
 ): Provider {
   const { app } = context;
-  const server = discoveredServer(context, spec.documentUrl, spec.clientAuth ?? defaultClientAuth(context), spec.clientId);
+  const auth = spec.clientAuth ?? defaultClientAuth(context);
+  const fixed = spec.metadata && fixedServer(context, spec.metadata, auth(spec.metadata));
+  const server = fixed ? async () => fixed : discoveredServer(context, spec.documentUrl, auth, spec.clientId);
   const checkIdToken = idTokenCheck(context, server, spec);
   const identity = spec.identity ?? ((claims, extraData) => oidcIdentity(claims, extraData));
   const scope = scopes(context, spec.defaultScope);
@@ -107,7 +115,8 @@ export function discoveryProvider(
       if ((spec.fetchUserinfo && hasUserinfo) || !idClaims) {
         if (!hasUserinfo) throw new ProviderError('the provider returned no ID token and has no userinfo endpoint');
         // Userinfo must be about the ID token's subject (openid-client checks it).
-        userinfo = await oidc.fetchUserInfo(config, tokens.accessToken, typeof idClaims?.sub === 'string' ? idClaims.sub : oidc.skipSubjectCheck);
+        const subject = typeof idClaims?.sub === 'string' ? idClaims.sub : undefined;
+        userinfo = spec.userinfo ? await spec.userinfo(config, tokens.accessToken, subject) : await oidc.fetchUserInfo(config, tokens.accessToken, subject ?? oidc.skipSubjectCheck);
       }
       const found = { idClaims, userinfo, postedUser: input.postedUser };
       const extraData = spec.redirectData ? spec.redirectData(found) : { ...(userinfo ? { userinfo } : {}), ...(idClaims ? { id_token: idClaims } : {}) };

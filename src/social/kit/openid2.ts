@@ -59,7 +59,7 @@ function keyValues(text: string): Map<string, string> {
 export async function verifyAssertion(
   endpoint: string,
   params: URLSearchParams,
-  expected: { returnTo: string; timeoutSeconds: number },
+  expected: { returnTo: string; timeoutSeconds: number; reachedAt?: string },
 ): Promise<string> {
   const field = (name: string) => params.get(`openid.${name}`);
   if (field('ns') !== OPENID_NS || field('mode') !== 'id_res') throw new ProviderError('not an OpenID 2.0 positive assertion');
@@ -77,7 +77,8 @@ export async function verifyAssertion(
   for (const [name, value] of params) if (name.startsWith('openid.')) body.append(name, name === 'openid.mode' ? 'check_authentication' : value);
   let answer: string;
   try {
-    const response = await fetch(endpoint, {
+    // The OP as this server reaches it (SOCIALACCOUNT_PROVIDER_ORIGINS), the endpoint it names itself by otherwise.
+    const response = await fetch(expected.reachedAt ?? endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: body.toString(),

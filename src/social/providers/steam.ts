@@ -52,7 +52,8 @@ export const steam: ProviderType = {
     const { app } = context;
     const base = stringOption(app, 'base_url');
     const endpoint = base ? `${new URL(base).origin}${new URL(OPENID_ENDPOINT).pathname}` : OPENID_ENDPOINT;
-    const api = base ? new URL(base).origin : WEB_API;
+    // This server's own calls go where SOCIALACCOUNT_PROVIDER_ORIGINS says; the browser still goes to Steam.
+    const api = base ? new URL(base).origin : context.endpoint(WEB_API);
     return {
       app,
       usesNonce: false,
@@ -61,7 +62,7 @@ export const steam: ProviderType = {
         return checkidSetupUrl(endpoint, { returnTo: returnTo(authorization.redirectUri, authorization.state), realm });
       },
       async completeRedirect(input) {
-        const claimedId = await verifyAssertion(endpoint, input.params, { returnTo: returnTo(input.redirectUri, input.state), timeoutSeconds: context.timeoutSeconds });
+        const claimedId = await verifyAssertion(endpoint, input.params, { returnTo: returnTo(input.redirectUri, input.state), timeoutSeconds: context.timeoutSeconds, reachedAt: context.endpoint(endpoint) });
         const steamId = claimedId.startsWith(CLAIMED_ID_PREFIX) ? claimedId.slice(CLAIMED_ID_PREFIX.length) : '';
         if (!/^\d{1,20}$/.test(steamId)) throw new ProviderError('the claimed identifier is not a Steam id');
         const body = await playerSummaries(api, app.secret, steamId, context.timeoutSeconds);

@@ -81,7 +81,8 @@ export function oauth1Provider(context: ProviderContext, spec: OAuth1Spec): Prov
     if (credentials) headers.authorization = authorizationHeader(method, url, credentials, { timestamp: seconds() });
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(context.timeoutSeconds * 1000) });
+      // Signed for the provider's URL; sent where SOCIALACCOUNT_PROVIDER_ORIGINS says the provider is reached.
+      response = await fetch(context.endpoint(url.toString()), { method, headers, redirect: 'manual', signal: AbortSignal.timeout(context.timeoutSeconds * 1000) });
     } catch (error) {
       throw new ProviderError(`${method} ${url.origin}${url.pathname} failed: ${(error as Error).message}`, { cause: error });
     }

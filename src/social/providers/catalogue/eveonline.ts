@@ -5,6 +5,8 @@ export const eveonline = declareOAuth2Provider({
   name: 'EVE Online',
   authorizeUrl: 'https://login.eveonline.com/oauth/authorize',
   tokenUrl: 'https://login.eveonline.com/oauth/token',
+  // No scope is needed to log in; kept tokens get publicData, as the reference asks.
+  scope: (_settings, _queryEmail, storeTokens) => (storeTokens ? ['publicData'] : []),
   profile: { url: 'https://login.eveonline.com/oauth/verify' },
   uid: 'CharacterOwnerHash',
   fullName: 'CharacterName',

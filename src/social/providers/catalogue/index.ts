@@ -5,6 +5,7 @@ import { amazonCognito } from './amazon_cognito.js';
 import { asana } from './asana.js';
 import { atlassian } from './atlassian.js';
 import { auth0 } from './auth0.js';
+import { authentiq } from './authentiq.js';
 import { baidu } from './baidu.js';
 import { basecamp } from './basecamp.js';
 import { battlenet } from './battlenet.js';
@@ -16,6 +17,7 @@ import { clever } from './clever.js';
 import { coinbase } from './coinbase.js';
 import { dataporten } from './dataporten.js';
 import { daum } from './Daum.js';
+import { dingtalk } from './dingtalk.js';
 import { digitalocean } from './digitalocean.js';
 import { disqus } from './disqus.js';
 import { douban } from './douban.js';
@@ -37,6 +39,7 @@ import { fxa } from './fxa.js';
 import { gitea } from './gitea.js';
 import { globus } from './globus.js';
 import { gumroad } from './gumroad.js';
+import { hubic } from './hubic.js';
 import { hubspot } from './hubspot.js';
 import { instagram } from './instagram.js';
 import { jupyterhub } from './jupyterhub.js';
@@ -67,6 +70,7 @@ import { reddit } from './reddit.js';
 import { robinhood } from './robinhood.js';
 import { salesforce } from './salesforce.js';
 import { sharefile } from './sharefile.js';
+import { shopify } from './shopify.js';
 import { slack } from './slack.js';
 import { snapchat } from './snapchat.js';
 import { soundcloud } from './soundcloud.js';
@@ -103,6 +107,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   asana,
   atlassian,
   auth0,
+  authentiq,
   baidu,
   basecamp,
   battlenet,
@@ -114,6 +119,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   coinbase,
   dataporten,
   daum,
+  dingtalk,
   digitalocean,
   disqus,
   douban,
@@ -135,6 +141,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   gitea,
   globus,
   gumroad,
+  hubic,
   hubspot,
   instagram,
   jupyterhub,
@@ -165,6 +172,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   robinhood,
   salesforce,
   sharefile,
+  shopify,
   slack,
   snapchat,
   soundcloud,

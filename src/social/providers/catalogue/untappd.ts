@@ -10,6 +10,8 @@ export const untappd = declareOAuth2Provider({
   settings: { user_agent: { kind: 'string', default: 'django-allauth' } },
   authorizeUrl: 'https://untappd.com/oauth/authenticate/',
   tokenUrl: 'https://untappd.com/oauth/authorize/',
+  // Untappd reads the callback from redirect_url, not redirect_uri.
+  authorizeParams: (_settings, redirectUri) => ({ redirect_url: redirectUri }),
   async exchange(context, settings, input) {
     const { app } = context;
     const raw = await tokenRequest(context, 'https://untappd.com/oauth/authorize/', { method: 'GET', headers: { 'user-agent': settings.user_agent as string } }, {
