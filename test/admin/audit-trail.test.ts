@@ -235,4 +235,29 @@ describeEachDatabase('audit trail and statistics', ENV, ({ server }) => {
     assert.equal((await reader.get('/audit-stats')).body.data.range, 'day');
     assertAdminError(await reader.get('/audit-stats?range=year'), 400, 'invalid');
   });
+
+  it('writes refusals a minute at a time: a refusal after the minute writes the one before', async () => {
+    const request = (email: string) => server().client('app').post('/auth/password/request', { email });
+    const [first, second] = [uniqueEmail('refused'), uniqueEmail('refused')];
+    assert.equal((await request(first)).status, 200);
+    assert.equal((await request(first)).status, 429);
+    assert.equal((await request(first)).status, 429);
+    // A minute later on the clock (another address: the limiter's own windows run on real time), one more refusal, and the first minute's two are written.
+    at(now + 61_000);
+    assert.equal((await request(second)).status, 200);
+    assert.equal((await request(second)).status, 429);
+    const week = (await reader.get('/audit-stats?range=week')).body.data;
+    assert.equal(week.series.rate_limit_refusals.total, 4, 'the one of the suite, two, then one');
+    const events = (await reader.get(`/audit-events?type=rate_limit.refused&since=${new Date(now).toISOString()}`)).body.data;
+    assert.deepEqual(
+      events.map((e: { occurred_at: string; detail: unknown }) => [e.occurred_at, e.detail]),
+      [
+        [new Date(now + 61_000).toISOString(), { action: 'reset_password', refusals: 1 }],
+        [new Date(now).toISOString(), { action: 'reset_password', refusals: 2 }],
+        [new Date(now).toISOString(), { action: 'reset_password', refusals: 1 }],
+      ],
+    );
+    at(now);
+    assertAdminError(await reader.get('/audit-stats?range=year'), 400, 'invalid');
+  });
 });
