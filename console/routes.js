@@ -1,10 +1,14 @@
 // The console's screens: the hash path each answers (#/<path>, a `:name`
 // segment stands for a value the screen receives in `params`) and, for those
 // in the menu, the catalogue key of its label. The first menu entry is home.
+import { Dashboard } from './screens/dashboard.js';
+import { Audit } from './screens/audit.js';
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
 
 export const routes = [
+  { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
   { path: 'users', nav: 'nav.users', screen: Users },
   { path: 'users/:id', screen: UserPage },
+  { path: 'audit', nav: 'audit.nav', screen: Audit },
 ];

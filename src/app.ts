@@ -8,6 +8,7 @@ import { closeDatabase, openDatabase, migrateToLatest, type Db } from './store/d
 import { openRedis } from './store/redis.js';
 import { redisReady, untilReachable } from './store/reachable.js';
 import { asUnavailable } from './store/unavailable.js';
+import { RefusalTally } from './audit/refusal-tally.js';
 import { RateLimiter } from './security/rate-limiter.js';
 import { createMailer, type Mailer } from './messaging/mailer.js';
 import { createSmsSender, type SmsSender } from './messaging/sms/sender.js';
@@ -93,12 +94,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const clock = overrides.clock ?? systemClock;
   const limiterStore = redis ? ({ kind: 'redis', client: redis } as const) : ({ kind: 'memory' } as const);
   const idpLimits = idpRateLimits(config.idp);
+  const refusals = new RefusalTally({ config, db, clock }, (error) => {
+    const unavailable = asUnavailable(error);
+    log.warn({ dependency: unavailable?.dependency, failure: unavailable?.code ?? String(error) }, 'recording rate-limit refusals failed; next round later');
+  });
+  const onReject = (action: string) => {
+    metrics.rateLimited(action);
+    refusals.note(action);
+  };
   const base: Omit<Deps, 'tokens'> = {
     config,
     db,
     clock,
-    limiter: new RateLimiter(config.account.rateLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }),
-    idpLimiter: idpLimits ? new RateLimiter(idpLimits, limiterStore, { onReject: (action) => metrics.rateLimited(action) }) : undefined,
+    limiter: new RateLimiter(config.account.rateLimits, limiterStore, { onReject }),
+    idpLimiter: idpLimits ? new RateLimiter(idpLimits, limiterStore, { onReject }) : undefined,
+    refusals,
     mailer: countedMailer(overrides.mailer ?? createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: consoleLog, showBodies }), metrics),
     sms: countedSmsSender(overrides.sms ?? createSmsSender(config.sms, consoleLog, showBodies), metrics),
     log,
@@ -161,6 +171,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         },
       })
     : null;
+  // A quiet minute after a burst still gets its refusals written.
+  const refusalRounds = setInterval(() => void refusals.flush(), 60_000).unref();
   return {
     http,
     deps,
@@ -183,6 +195,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     async close() {
       sweeper.stop();
+      clearInterval(refusalRounds);
+      await refusals.flush();
       // Before the database closes: the round in flight records its results.
       await sender?.stop();
       await separateMetrics?.close();

@@ -50,6 +50,7 @@ export const AUDIT_EVENT_TYPES = [
   'idp_initial_access_token.created',
   'idp_initial_access_token.revoked',
   'profile.changed',
+  'rate_limit.refused',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -108,4 +109,7 @@ export interface AuditDetail {
   initial_access_token_id?: number;
   /** The names and profile fields a `profile.changed` set or cleared (never their values: personal data, not security facts). */
   fields?: string[];
+  /** `rate_limit.refused`: the rate-limited action (ACCOUNT_RATE_LIMITS' names) and how many requests its rules refused in the minute the event opens. */
+  action?: string;
+  refusals?: number;
 }

@@ -1,3 +1,4 @@
+import type { RefusalTally } from '../audit/refusal-tally.js';
 import type { Config, ClientKind } from '../config/config.js';
 import type { Db } from '../store/db.js';
 import type { Session } from '../domain/session.js';
@@ -37,6 +38,8 @@ export interface Deps {
   social: SocialProviders;
   /** The OpenID provider's limits (IDP_OIDC_RATE_LIMITS), when it is on and they are. */
   idpLimiter?: RateLimiter;
+  /** Rate-limit refusals, counted and written as `rate_limit.refused` events a minute at a time (absent where nothing is limited, as in some tests). */
+  refusals?: RefusalTally;
 }
 
 /** Who is asking: resolved by the http layer before a flow runs. */

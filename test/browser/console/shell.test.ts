@@ -17,6 +17,9 @@ describeUnlessSkipped('console shell in Chromium', browserSkipReason(), () => {
 
   it('marks the current section in the menu and answers an unknown place', async () => {
     const page = await suite.signedInPage();
+    // Home is the dashboard; the users list is a click away.
+    await page.waitForSelector('#dashboard');
+    await page.click('#nav-users');
     await page.waitForSelector('#search');
     assert.equal(await page.getAttribute('#nav-users', 'aria-current'), 'page');
     assert.match((await page.textContent('footer'))!, /Times are in /);
@@ -28,6 +31,9 @@ describeUnlessSkipped('console shell in Chromium', browserSkipReason(), () => {
 
   it('shows the sign-in form again, saying why, once the session has ended elsewhere', async () => {
     const page = await suite.signedInPage();
+    // Home is the dashboard; the users list is a click away.
+    await page.waitForSelector('#dashboard');
+    await page.click('#nav-users');
     await page.waitForSelector('#search');
     // The same administrator ends every session of theirs from another console.
     const other = new ConsoleBrowser(suite.adminBase);

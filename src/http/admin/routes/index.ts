@@ -7,6 +7,7 @@ import { sessions } from './sessions.js';
 import { authenticators } from './authenticators.js';
 import { socialAccounts } from './social-accounts.js';
 import { auditTrail } from './audit-trail.js';
+import { auditStats } from './audit-stats.js';
 import { webhooks } from './webhooks.js';
 import { idpClients } from './idp-clients.js';
 import { idpInitialAccessTokens } from './idp-initial-access-tokens.js';
@@ -22,7 +23,8 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...sessions,
   ...authenticators,
   ...socialAccounts,
-  auditTrail,
+  ...auditTrail,
+  auditStats,
   ...webhooks,
   ...idpClients,
   ...idpInitialAccessTokens,
