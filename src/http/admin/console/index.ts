@@ -149,7 +149,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const access = await consoleAccess(consoleDeps, session, user.id);
         if (access === 'enrol') {
           const types = consoleDeps.config.mfa.supportedTypes.filter((type) => type !== 'recovery_codes');
-          return reply.code(403).send({ ...errorsFor(deps.i18n, request, reply, 403, [{ code: 'mfa_enrollment_required' }]), data: { types } });
+          return reply.code(403).send({ ...errorsFor(deps.i18n, request, reply, 403, [{ code: 'mfa_enrollment_required' }]), data: { flows: [{ id: 'mfa_enrollment', types }] } });
         }
         if (access === 'second_factor') return refuse(deps.i18n, request, reply, 403, 'mfa_required');
         const now = consoleDeps.clock.now();
