@@ -128,7 +128,7 @@ for (const { kind, skip } of await databaseKinds()) {
 
       const browser = new ConsoleBrowser(base);
       await browser.request('GET', `${AUTH}/config`);
-      const lookup = (token: string) => fetch(`${base}${AUTH}/auth/setup-link`, { headers: { 'x-setup-key': token } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const lookup = (token: string) => fetch(`${base}${AUTH}/auth/setup-link`, { headers: { 'x-setup-key': token } }).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers }));
       const info = await lookup(made.token);
       assert.equal(info.status, 200, JSON.stringify(info.body));
       assert.equal(info.body.data.user.email, admin.email);
