@@ -7,11 +7,13 @@ import { useCallback, useEffect, useState } from './vendor/hooks.js';
 import { API, AUTH, call, errorText, SIGNED_OUT } from './lib/api.js';
 import { Brand } from './lib/brand.js';
 import { t, timeZone } from './lib/i18n.js';
-import { href, match, usePlace } from './lib/router.js';
+import { href, match, navigate, usePlace } from './lib/router.js';
 import { html, Notice } from './lib/ui.js';
 import { routes } from './routes.js';
 import { Reauthenticate } from './screens/reauthenticate.js';
 import { SignIn } from './screens/sign-in.js';
+import { Onboarding } from './screens/onboarding.js';
+import { Setup } from './screens/setup.js';
 
 const home = routes.find((r) => r.nav).path;
 
@@ -27,10 +29,13 @@ function App() {
   const [problem, setProblem] = useState('');
   const [ended, setEnded] = useState(false);
   const [reauth, setReauth] = useState(null);
+  // The second factors an administrator without one may enrol (403 mfa_enrollment_required), else null.
+  const [enrol, setEnrol] = useState(null);
   const place = usePlace();
 
   const check = useCallback(async () => {
     const result = await call('GET', `${API}/me`);
+    setEnrol(null);
     if (result.http === 200) {
       setProblem('');
       setEnded(false);
@@ -38,6 +43,7 @@ function App() {
     }
     setMe(null);
     const code = result.body?.errors?.[0]?.code;
+    if (code === 'mfa_enrollment_required') return setEnrol(result.body.data?.flows?.[0]?.types ?? []);
     if (code === 'admin_required' || code === 'mfa_required') setProblem(errorText(result.body));
   }, []);
 
@@ -57,6 +63,7 @@ function App() {
   async function signOut() {
     await call('DELETE', `${AUTH}/auth/session`);
     setMe(null);
+    setEnrol(null);
     setProblem('');
     setEnded(false);
   }
@@ -73,6 +80,14 @@ function App() {
   }, []);
 
   if (me === undefined) return html`<p>${t('loading')}</p>`;
+  if (place.path === 'setup') {
+    const signedIn = () => {
+      navigate(home, {}, { replace: true });
+      return check();
+    };
+    return html`<main><${Setup} token=${place.query.token} signedIn=${Boolean(me || enrol)} onSignedIn=${signedIn} onSignOut=${signOut} /></main>`;
+  }
+  if (me === null && enrol) return html`<main><${Onboarding} types=${enrol} onDone=${check} onSignOut=${signOut} /></main>`;
   if (me === null)
     return html`<main>
       ${problem && html`<section><p class="error" role="alert" id="problem">${problem}</p><button onClick=${signOut}>${t('sign_out')}</button></section>`}

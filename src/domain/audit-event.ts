@@ -51,6 +51,8 @@ export const AUDIT_EVENT_TYPES = [
   'idp_initial_access_token.revoked',
   'profile.changed',
   'rate_limit.refused',
+  'admin.setup_link_created',
+  'admin.setup_link_used',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

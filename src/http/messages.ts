@@ -24,6 +24,7 @@ export type HttpErrorCode =
   | 'not_authenticated'
   | 'admin_required'
   | 'mfa_required'
+  | 'mfa_enrollment_required'
   | 'reauthentication_required'
   | 'last_admin'
   | 'not_failed'

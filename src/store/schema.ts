@@ -252,6 +252,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   admin_api_keys: AdminApiKeysTable;
+  admin_setup_links: AdminSetupLinksTable;
   idp_clients: IdpClientsTable;
   idp_payloads: IdpPayloadsTable;
   idp_initial_access_tokens: IdpInitialAccessTokensTable;
@@ -270,6 +271,17 @@ export interface AdminApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   last_used_at: number | null;
+}
+
+/** One-time console setup links; see migrations/025_admin_setup_links.ts. */
+export interface AdminSetupLinksTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the link's secret; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Security events; `user_id` is kept after the user is deleted. */

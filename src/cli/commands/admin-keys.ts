@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { parseWhen } from '../arguments.js';
 import { runCommand } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatTime, isoTime, table } from '../output.js';
@@ -8,19 +9,6 @@ import type { AdminApiKey } from '../../store/admin-api-keys.js';
 
 // Keys of the admin REST API (ADMIN_PORT): made, listed, expired and
 // revoked only here, from a shell on the server.
-
-const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** --expires: a time from now (`30m`, `12h`, `90d`) or an ISO 8601 date or time; answers milliseconds. */
-function parseWhen(now: () => number): (value: string) => number {
-  return (value) => {
-    const relative = /^(\d{1,6})([mhd])$/.exec(value);
-    if (relative) return now() + Number(relative[1]) * UNITS[relative[2]!]!;
-    const absolute = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : NaN;
-    if (Number.isNaN(absolute)) throw new InvalidArgumentError('expected a time from now (30m, 12h, 90d) or an ISO 8601 date or time (2025-01-31, 2025-01-31T12:00:00Z)');
-    return absolute;
-  };
-}
 
 export function keyJson(key: AdminApiKey, now: number) {
   return {

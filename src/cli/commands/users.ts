@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
-import { wholeNumber } from '../arguments.js';
+import { parseWhen, wholeNumber } from '../arguments.js';
 import { runCommand } from '../context.js';
 import { resolveUser, USER_REF_HELP } from '../user-ref.js';
 import { confirm, readNewPassword } from '../prompt.js';
 import { createAccount } from '../users/create.js';
 import { setPassword } from '../users/password.js';
 import { setActive } from '../users/activation.js';
+import { printSetupLink } from '../users/setup-link.js';
 import { detailsJson, detailsText, loadUserDetails, userJson, usersText } from '../users/view.js';
 import { cliSource } from '../../audit/recorder.js';
 import { deleteAccount, findUsers, setAdmin } from '../../flows/admin/users.js';
+import { SETUP_LINK_LIFETIME_MS } from '../../flows/admin/setup-links.js';
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('create, find, change and delete users');
@@ -113,25 +115,39 @@ export function registerUserCommands(program: Command): void {
       }),
     );
 
-  for (const [name, admin] of [['set-admin', true], ['unset-admin', false]] as const) {
-    users
-      .command(name)
-      .description(
-        admin
-          ? 'give a user the admin role: they may sign in to the admin console (with a password and a second factor)'
-          : 'take the admin role away; their console sessions stop working at their next request',
-      )
-      .argument('<user>', USER_REF_HELP)
-      .addHelpText('after', `\nRecords ${admin ? 'admin.granted' : 'admin.revoked'} (nothing when the user already ${admin ? 'was' : 'was not'} an admin). Errors: not_found`)
-      .action((ref: string, _opts: unknown, command: Command) =>
-        runCommand(command, async (ctx) => {
-          const user = await resolveUser(ctx, ref);
-          const { changed } = await setAdmin(ctx, cliSource(ctx.now()), user, admin);
-          return {
-            json: { user_id: user.id, is_admin: admin, changed },
-            text: `user ${user.id} ${changed ? (admin ? 'is now an admin' : 'is no longer an admin') : admin ? 'was already an admin' : 'was not an admin'}`,
-          };
-        }),
-      );
-  }
+  users
+    .command('set-admin')
+    .description('give a user the admin role: they may sign in to the admin console (with a password and a second factor)')
+    .argument('<user>', USER_REF_HELP)
+    .option('--setup-link', 'also print a one-time link to the console where they choose a password (if they have none) and set up a second factor', false)
+    .option('--link-expires <when>', 'when the link stops working: a time from now (30m, 12h, 90d) or an ISO 8601 date or time', parseWhen(Date.now))
+    .option('--console-url <url>', 'the console as the administrator reaches it (default: http://ADMIN_HOST:ADMIN_PORT/console)')
+    .addHelpText(
+      'after',
+      '\nRecords admin.granted (nothing when the user already was an admin); with --setup-link also admin.setup_link_created.\nThe link works once, for 24 hours unless --link-expires says otherwise; a new link replaces the earlier one.\nErrors: not_found, invalid (--link-expires in the past, --console-url), config_error (no ADMIN_PORT and no --console-url)',
+    )
+    .action((ref: string, opts: { setupLink: boolean; linkExpires?: number; consoleUrl?: string }, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const user = await resolveUser(ctx, ref);
+        const { changed } = await setAdmin(ctx, cliSource(ctx.now()), user, true);
+        const result = { user_id: user.id, is_admin: true, changed };
+        const text = `user ${user.id} ${changed ? 'is now an admin' : 'was already an admin'}`;
+        if (!opts.setupLink) return { json: result, text };
+        const link = await printSetupLink(ctx, user, { expiresAt: opts.linkExpires ?? ctx.now() + SETUP_LINK_LIFETIME_MS, consoleUrl: opts.consoleUrl });
+        return { json: { ...result, ...link.json }, text: `${text}\n${link.text}` };
+      }),
+    );
+
+  users
+    .command('unset-admin')
+    .description('take the admin role away; their console sessions stop working at their next request')
+    .argument('<user>', USER_REF_HELP)
+    .addHelpText('after', '\nRecords admin.revoked (nothing when the user was not an admin). Errors: not_found')
+    .action((ref: string, _opts: unknown, command: Command) =>
+      runCommand(command, async (ctx) => {
+        const user = await resolveUser(ctx, ref);
+        const { changed } = await setAdmin(ctx, cliSource(ctx.now()), user, false);
+        return { json: { user_id: user.id, is_admin: false, changed }, text: `user ${user.id} ${changed ? 'is no longer an admin' : 'was not an admin'}` };
+      }),
+    );
 }

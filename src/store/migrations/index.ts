@@ -21,6 +21,7 @@ import * as m021 from './021_user_language.js';
 import * as m022 from './022_saml.js';
 import * as m023 from './023_social_state_secret.js';
 import * as m024 from './024_saml_logout.js';
+import * as m025 from './025_admin_setup_links.js';
 import * as m026 from './026_audit_type_time.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '022_saml': m022,
   '023_social_state_secret': m023,
   '024_saml_logout': m024,
+  '025_admin_setup_links': m025,
   '026_audit_type_time': m026,
 };

@@ -10,10 +10,6 @@ import { hasAdminRole } from '../../../flows/admin/users.js';
 import { requireRecentAuthentication } from '../../../flows/auth/reauthentication.js';
 import { registerClientAuth, userAgentOf } from '../../client-auth.js';
 import { mountEndpoints } from '../../endpoint.js';
-import { config as configEndpoint } from '../../routes/config/endpoints.js';
-import * as auth from '../../routes/auth/endpoints.js';
-import * as password from '../../routes/password/endpoints.js';
-import * as mfa from '../../routes/mfa/endpoints.js';
 import { docsPolicy } from '../../security-headers.js';
 import { errorsFor } from '../../messages.js';
 import { answerLanguage } from '../../answer-language.js';
@@ -23,12 +19,15 @@ import { adminEndpoints } from '../routes/index.js';
 import { answerWrongMethods } from '../wrong-method.js';
 import { sealSessionCookie } from './sealed-session-cookie.js';
 import { consoleBrandSources, registerConsoleBrand } from './brand.js';
+import { consoleSignInEndpoints } from './sign-in-endpoints.js';
+import { consoleAccess } from '../../../flows/admin/console-enrolment.js';
 
 // The admin console: a page for people at /console on the admin listener.
 //
 // Sign-in is our own browser login, mounted a second time on this listener
-// (/_service/browser/v1: password login, second factor, reauthentication,
-// logout), so the page and the API it calls share one origin: no CORS, no
+// (/_service/browser/v1: password or passkey login, second factor by code or
+// key, reauthentication, logout, the account's own second factors, the
+// setup link: sign-in-endpoints.ts), so the page and the API it calls share one origin: no CORS, no
 // cookie crossing between the public and the admin listeners. Its cookies
 // have names of their own (admin_sessionid, admin_csrftoken), so that a
 // browser holding a public session on the same host keeps the two apart;
@@ -40,7 +39,8 @@ import { consoleBrandSources, registerConsoleBrand } from './brand.js';
 // The console's data comes from the admin routes of the API, mounted at
 // /console/api/v1 behind the session instead of a key: the signed-in user
 // must have the admin role (read on every request), must have logged in
-// with a second factor, and changes need a recent reauthentication
+// with a second factor (one who has none yet gets only a 403 that sends them
+// to enrol one: console-enrolment.ts), and changes need a recent reauthentication
 // (ACCOUNT_REAUTHENTICATION_TIMEOUT). Each change is an audit event with
 // `actor: "admin_console"` and the administrator's id as `actor_id`.
 
@@ -128,7 +128,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
       hideFromDocs(scope);
       sealSessionCookie(scope, consoleDeps, CONSOLE_COOKIE);
       registerClientAuth(scope, consoleDeps, 'browser');
-      await mountEndpoints(scope, consoleDeps, 'browser', [configEndpoint, ...auth.session, ...auth.credentials, password.reauthentication, ...mfa.twoFactor]);
+      await mountEndpoints(scope, consoleDeps, 'browser', consoleSignInEndpoints);
     },
     { prefix: '/_service/browser/v1' },
   );
@@ -144,8 +144,14 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
         const { user, session } = request.auth;
         if (!user || !session || session.userId !== user.id) return refuse(deps.i18n, request, reply, 401, 'not_authenticated');
         if (!(await hasAdminRole(consoleDeps, user.id))) return refuse(deps.i18n, request, reply, 403, 'admin_required');
-        // The role asks for a second factor at login (a passkey is one).
-        if (!session.methods.some((m) => m.method === 'mfa')) return refuse(deps.i18n, request, reply, 403, 'mfa_required');
+        // The role asks for a second factor at login (a passkey is one). Without one
+        // yet, the session may enrol one (at /_service/browser/v1) and nothing here.
+        const access = await consoleAccess(consoleDeps, session, user.id);
+        if (access === 'enrol') {
+          const types = consoleDeps.config.mfa.supportedTypes.filter((type) => type !== 'recovery_codes');
+          return reply.code(403).send({ ...errorsFor(deps.i18n, request, reply, 403, [{ code: 'mfa_enrollment_required' }]), data: { flows: [{ id: 'mfa_enrollment', types }] } });
+        }
+        if (access === 'second_factor') return refuse(deps.i18n, request, reply, 403, 'mfa_required');
         const now = consoleDeps.clock.now();
         if (WRITE_METHODS.has(request.method)) {
           const needed = await requireRecentAuthentication(consoleDeps, session, user, now, { strict: true });
