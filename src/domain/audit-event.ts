@@ -50,6 +50,7 @@ export const AUDIT_EVENT_TYPES = [
   'idp_initial_access_token.created',
   'idp_initial_access_token.revoked',
   'profile.changed',
+  'account.invited',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -20,6 +20,7 @@ import * as m020 from './020_user_profile.js';
 import * as m021 from './021_user_language.js';
 import * as m022 from './022_saml.js';
 import * as m023 from './023_social_state_secret.js';
+import * as m027 from './027_user_list_orders.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '021_user_language': m021,
   '022_saml': m022,
   '023_social_state_secret': m023,
+  '027_user_list_orders': m027,
 };
