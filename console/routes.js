@@ -3,8 +3,10 @@
 // in the menu, the catalogue key of its label. The first menu entry is home.
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
+import { UserCreate } from './screens/user-create.js';
 
 export const routes = [
   { path: 'users', nav: 'nav.users', screen: Users },
+  { path: 'users/new', screen: UserCreate },
   { path: 'users/:id', screen: UserPage },
 ];
