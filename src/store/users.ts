@@ -202,8 +202,14 @@ export interface UserQuery extends UserFilters {
  * match exactly.
  */
 export async function listUserOverviews(conn: Conn, query: UserQuery): Promise<UserOverview[]> {
-  const rows = (await userQuery(conn, query).execute()).map(toOverview);
-  return positionOf(query)?.backward ? rows.reverse() : rows;
+  const position = positionOf(query);
+  let rows = await userQuery(conn, query, 'ties').execute();
+  // In order, the users that share the position's key come before those beyond it.
+  if (position && (query.order ?? 'id').replace(/^-/, '') !== 'id' && rows.length < query.limit) {
+    rows = [...rows, ...(await userQuery(conn, { ...query, limit: query.limit - rows.length }, 'beyond').execute())];
+  }
+  const users = rows.map(toOverview);
+  return position?.backward ? users.reverse() : users;
 }
 
 /** How many users match the filters (every one of them is counted: a read of all that match). */
@@ -216,9 +222,13 @@ export async function countUsers(conn: Conn, filters: UserFilters): Promise<numb
   return Number(row.n);
 }
 
-/** The SQL of listUserOverviews, for a look at its plan (bench/admin-paging.ts). */
-export function listUserQuery(conn: Conn, query: UserQuery) {
-  return userQuery(conn, query).compile();
+/**
+ * The SQL of listUserOverviews, for a look at its plan (bench/admin-paging.ts):
+ * from a position in an order other than id, the users that share its key
+ * (`ties`), then those beyond it (`beyond`).
+ */
+export function listUserQuery(conn: Conn, query: UserQuery, part: 'ties' | 'beyond' = 'ties') {
+  return userQuery(conn, query, part).compile();
 }
 
 function positionOf(query: UserQuery): UserPosition | undefined {
@@ -233,7 +243,15 @@ const SORT_KEYS = {
   last_login_at: sql<number>`coalesce(${sql.ref('users.last_login_at')}, 0)`,
 };
 
-function userQuery(conn: Conn, query: UserQuery) {
+/**
+ * A page from a position, in one statement for the id order; for the others
+ * in two, each a seek on the (key, id) index: the users sharing the
+ * position's key beyond its id (`ties`), then those with a key beyond it
+ * (`beyond`). A row comparison `(key, id) < (k, i)` would be one statement,
+ * but SQLite seeks on its first column only and then reads every tie: all
+ * the users who never logged in, for the last login order.
+ */
+function userQuery(conn: Conn, query: UserQuery, part: 'ties' | 'beyond') {
   const order = query.order ?? 'id';
   const position = positionOf(query);
   const column = order.replace(/^-/, '') as keyof typeof SORT_KEYS;
@@ -245,8 +263,10 @@ function userQuery(conn: Conn, query: UserQuery) {
   const hint = column === 'id' && !descending && position ? position.id : undefined;
   let select = selectOverviews(conn, hint).where((eb) => eb.and(conditions(conn, eb, query)));
   if (position && column === 'id') select = select.where('users.id', after, position.id);
-  else if (position) select = select.where(sql<boolean>`(${SORT_KEYS[column]}, ${sql.ref('users.id')}) ${sql.raw(after)} (${position.key}, ${position.id})`);
-  if (column !== 'id') select = select.orderBy(SORT_KEYS[column], direction);
+  else if (position && part === 'ties') select = select.where(sql<boolean>`${SORT_KEYS[column]} = ${position.key}`).where('users.id', after, position.id);
+  else if (position) select = select.where(sql<boolean>`${SORT_KEYS[column]} ${sql.raw(after)} ${position.key}`);
+  // The ties share one key: their id orders them (and SQLite then needs no sort of its own).
+  if (column !== 'id' && !(position && part === 'ties')) select = select.orderBy(SORT_KEYS[column], direction);
   return select.orderBy('users.id', direction).limit(query.limit);
 }
 

@@ -30,7 +30,7 @@ const ListQuery = Type.Object(
         { description: 'The order, `-` for descending: `id` (the default), `created_at` (when they joined), `last_login_at` (never logged in counts as longest ago). Each pages on an index, as fast deep in the list as on its first page.' },
       ),
     ),
-    include_total: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '`true`: `meta.total`, how many users match the filters. Exact, so it reads every matching entry of an index: a few milliseconds at 100,000 users, a good part of a second at ten million. Ask on the pages that show it.' })),
+    include_total: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: '`true`: `meta.total`, how many users match the filters. Exact, so it reads every matching user: tens of milliseconds at 200,000 users, growing with the table. Ask on the pages that show it.' })),
     profile_field: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'With profile_value: users whose ACCOUNT_PROFILE_SCHEMA field has this value.' })),
     profile_value: Type.Optional(Type.String({ maxLength: 255, description: 'The value of profile_field, exact (text case-insensitively; numbers and true/false as written). Indexed: as fast on millions of users as on a few.' })),
     limit: Limit,
