@@ -5,10 +5,12 @@ import { Dashboard } from './screens/dashboard.js';
 import { Audit } from './screens/audit.js';
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
+import { UserCreate } from './screens/user-create.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
   { path: 'users', nav: 'nav.users', screen: Users },
+  { path: 'users/new', screen: UserCreate },
   { path: 'users/:id', screen: UserPage },
   { path: 'audit', nav: 'audit.nav', screen: Audit },
 ];

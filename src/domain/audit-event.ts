@@ -53,6 +53,7 @@ export const AUDIT_EVENT_TYPES = [
   'rate_limit.refused',
   'admin.setup_link_created',
   'admin.setup_link_used',
+  'account.invited',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

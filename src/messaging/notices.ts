@@ -111,3 +111,14 @@ function formatTimestamp(language: string, now: number): string {
   }
   return `${format.format(now)} UTC`;
 }
+
+/** An administrator made an account for the address: the link lets its owner choose a password (a password reset key). */
+export function sendInvitation(deps: MailDeps, language: string, email: string, secret: { key: string; user: MailUser }): Promise<void> {
+  const { key, user } = secret;
+  return send(deps, language, email, 'account/email/invitation', {
+    key,
+    invitation_url: frontendUrl(deps.config.frontendUrls, 'account_reset_password_from_key', key),
+    valid_hours: Math.max(1, Math.floor(deps.config.account.passwordReset.keyTimeout / 3600)),
+    user: { email: user.email ?? email, username: user.username ?? '', display: user.username ?? user.email ?? email },
+  });
+}

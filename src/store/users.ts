@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Conn, Tx } from './db.js';
+import type { Database } from './schema.js';
 import { prepared } from './prepared.js';
 import { indexProfile, usersWithProfileValue } from './user-profile-values.js';
 import type { ProfileValue, ProfileValues, User } from '../domain/user.js';
@@ -142,13 +143,36 @@ export async function findUserOverview(conn: Conn, id: number): Promise<UserOver
   return row ? toOverview(row) : null;
 }
 
-export interface UserQuery {
-  afterId: number;
-  limit: number;
+/**
+ * The orders users are listed in: by id (the default), when they joined, or
+ * when they last logged in; `-` for descending. Each is a keyset order on
+ * (sort key, id), on an index of that pair (migration 027). Never having
+ * logged in counts as a last login at 0: longest ago.
+ */
+export const USER_ORDERS = ['id', '-id', 'created_at', '-created_at', 'last_login_at', '-last_login_at'] as const;
+export type UserOrder = (typeof USER_ORDERS)[number];
+
+/** The sort key of a user in an order (a number in each of them). */
+export function sortKeyOf(order: UserOrder, user: UserOverview): number {
+  const column = order.replace(/^-/, '');
+  return column === 'created_at' ? user.createdAt : column === 'last_login_at' ? (user.lastLoginAt ?? 0) : user.id;
+}
+
+/** A place in an order: pages start after it, or (`backward`) end before it. */
+export interface UserPosition {
+  key: number;
+  id: number;
+  backward: boolean;
+}
+
+/** Which users: every filter given must hold. */
+export interface UserFilters {
   /** Part of a username or of any address (a scan: fine for a console, slow on millions of users). */
   search?: string;
   active?: boolean;
   admin?: boolean;
+  /** Has a verified address (true) or none (false). */
+  verified?: boolean;
   /** Exact matches, each on a unique index. */
   id?: number;
   email?: string;
@@ -159,43 +183,117 @@ export interface UserQuery {
   profile?: { field: string; value: ProfileValue };
 }
 
+export interface UserQuery extends UserFilters {
+  limit: number;
+  /** Default 'id'. */
+  order?: UserOrder;
+  /** Where the page is; none: the first page. */
+  position?: UserPosition;
+  /** In order 'id', the same as a position after this id. */
+  afterId?: number;
+}
+
 /**
- * Users by id, a page at a time (those after `afterId`: keyset paging on the
- * primary key, as fast on page 10,000 as on the first, and never skipping or
- * repeating a user however many are added meanwhile). `search` matches part
- * of a username or of any of a user's addresses, case-insensitively;
- * `email`, `username`, `phone` and `id` match exactly.
+ * Users a page at a time in one of USER_ORDERS, in that order (backward
+ * pages too), on keyset paging: as fast on page 10,000 as on the first,
+ * and never skipping or repeating a user however many are added meanwhile.
+ * `search` matches part of a username, a name or any of a user's
+ * addresses, case-insensitively; `email`, `username`, `phone` and `id`
+ * match exactly.
  */
 export async function listUserOverviews(conn: Conn, query: UserQuery): Promise<UserOverview[]> {
-  const rows = await userQuery(conn, query).execute();
-  return rows.map(toOverview);
+  const position = positionOf(query);
+  let rows = await userQuery(conn, query, 'ties').execute();
+  // In order, the users that share the position's key come before those beyond it.
+  if (position && (query.order ?? 'id').replace(/^-/, '') !== 'id' && rows.length < query.limit) {
+    rows = [...rows, ...(await userQuery(conn, { ...query, limit: query.limit - rows.length }, 'beyond').execute())];
+  }
+  const users = rows.map(toOverview);
+  return position?.backward ? users.reverse() : users;
 }
 
-/** The SQL of listUserOverviews, for a look at its plan (bench/admin-paging.ts). */
-export function listUserQuery(conn: Conn, query: UserQuery) {
-  return userQuery(conn, query).compile();
+/** How many users match the filters (every one of them is counted: a read of all that match). */
+export async function countUsers(conn: Conn, filters: UserFilters): Promise<number> {
+  const row = await conn
+    .selectFrom('users')
+    .where((eb) => eb.and(conditions(conn, eb, filters)))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
-function userQuery(conn: Conn, query: UserQuery) {
-  let select = selectOverviews(conn, query.afterId).where('users.id', '>', query.afterId);
-  if (query.active !== undefined) select = select.where('users.is_active', '=', query.active ? 1 : 0);
-  if (query.admin !== undefined) select = select.where('users.is_admin', '=', query.admin ? 1 : 0);
-  if (query.id !== undefined) select = select.where('users.id', '=', query.id);
-  if (query.username !== undefined) select = select.where('users.username_lower', '=', query.username.toLowerCase());
+/**
+ * The SQL of listUserOverviews, for a look at its plan (bench/admin-paging.ts):
+ * from a position in an order other than id, the users that share its key
+ * (`ties`), then those beyond it (`beyond`).
+ */
+export function listUserQuery(conn: Conn, query: UserQuery, part: 'ties' | 'beyond' = 'ties') {
+  return userQuery(conn, query, part).compile();
+}
+
+function positionOf(query: UserQuery): UserPosition | undefined {
+  return query.position ?? (query.afterId ? { key: query.afterId, id: query.afterId, backward: false } : undefined);
+}
+
+// The sort keys, written as the indexes of migration 027 are (the
+// coalesce with a literal 0, so that the planners match it to the index).
+const SORT_KEYS = {
+  id: sql<number>`${sql.ref('users.id')}`,
+  created_at: sql<number>`${sql.ref('users.created_at')}`,
+  last_login_at: sql<number>`coalesce(${sql.ref('users.last_login_at')}, 0)`,
+};
+
+/**
+ * A page from a position, in one statement for the id order; for the others
+ * in two, each a seek on the (key, id) index: the users sharing the
+ * position's key beyond its id (`ties`), then those with a key beyond it
+ * (`beyond`). A row comparison `(key, id) < (k, i)` would be one statement,
+ * but SQLite seeks on its first column only and then reads every tie: all
+ * the users who never logged in, for the last login order.
+ */
+function userQuery(conn: Conn, query: UserQuery, part: 'ties' | 'beyond') {
+  const order = query.order ?? 'id';
+  const position = positionOf(query);
+  const column = order.replace(/^-/, '') as keyof typeof SORT_KEYS;
+  // Going back reads the other way from the position, then turns the page round.
+  const descending = order.startsWith('-') !== (position?.backward ?? false);
+  const direction = descending ? 'desc' : 'asc';
+  const after = descending ? '<' : '>';
+  // The merge-join hint of selectUsers holds in ascending id order only.
+  const hint = column === 'id' && !descending && position ? position.id : undefined;
+  let select = selectOverviews(conn, hint).where((eb) => eb.and(conditions(conn, eb, query)));
+  if (position && column === 'id') select = select.where('users.id', after, position.id);
+  else if (position && part === 'ties') select = select.where(sql<boolean>`${SORT_KEYS[column]} = ${position.key}`).where('users.id', after, position.id);
+  else if (position) select = select.where(sql<boolean>`${SORT_KEYS[column]} ${sql.raw(after)} ${position.key}`);
+  // The ties share one key: their id orders them (and SQLite then needs no sort of its own).
+  if (column !== 'id' && !(position && part === 'ties')) select = select.orderBy(SORT_KEYS[column], direction);
+  return select.orderBy('users.id', direction).limit(query.limit);
+}
+
+function conditions(conn: Conn, eb: ExpressionBuilder<Database, 'users'>, query: UserFilters): Expression<SqlBool>[] {
+  const all: Expression<SqlBool>[] = [];
+  if (query.active !== undefined) all.push(eb('users.is_active', '=', query.active ? 1 : 0));
+  if (query.admin !== undefined) all.push(eb('users.is_admin', '=', query.admin ? 1 : 0));
+  if (query.id !== undefined) all.push(eb('users.id', '=', query.id));
+  if (query.username !== undefined) all.push(eb('users.username_lower', '=', query.username.toLowerCase()));
+  if (query.verified !== undefined) {
+    const verified = eb.exists(eb.selectFrom('email_addresses as v').select('v.id').whereRef('v.user_id', '=', 'users.id').where('v.verified', '=', 1));
+    all.push(query.verified ? verified : eb.not(verified));
+  }
   // The exact filters drive from their unique index (an IN list the planner
   // reads first) rather than a check per user along the id order, which
   // would read every user before the one that matches.
   if (query.email !== undefined) {
-    select = select.where('users.id', 'in', conn.selectFrom('email_addresses as exact').select('exact.user_id').where('exact.email_lower', '=', query.email.toLowerCase()));
+    all.push(eb('users.id', 'in', conn.selectFrom('email_addresses as exact').select('exact.user_id').where('exact.email_lower', '=', query.email.toLowerCase())));
   }
   if (query.phone !== undefined) {
-    select = select.where('users.id', 'in', conn.selectFrom('phone_numbers as p').select('p.user_id').where('p.phone', '=', query.phone));
+    all.push(eb('users.id', 'in', conn.selectFrom('phone_numbers as p').select('p.user_id').where('p.phone', '=', query.phone)));
   }
-  if (query.profile !== undefined) select = select.where('users.id', 'in', usersWithProfileValue(conn, query.profile.field, query.profile.value));
+  if (query.profile !== undefined) all.push(eb('users.id', 'in', usersWithProfileValue(conn, query.profile.field, query.profile.value)));
   if (query.search) {
     // LIKE with its wildcards escaped: the text is matched as typed.
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where((eb) =>
+    all.push(
       eb.or([
         sql<boolean>`${sql.ref('users.username_lower')} like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('users.first_name')}) like ${pattern} escape '\\'`,
@@ -210,7 +308,7 @@ function userQuery(conn: Conn, query: UserQuery) {
       ]),
     );
   }
-  return select.orderBy('users.id').limit(query.limit);
+  return all;
 }
 
 /** Gives or takes the admin role; false when there is no such user. */

@@ -81,6 +81,18 @@ export const MAILS: TemplateInfo[] = [
     variables: { password_reset_url: 'the password reset page (HEADLESS_FRONTEND_URLS.account_reset_password)', signup_url: 'the signup page' },
     samples: [{ ...mailBase, password_reset_url: 'https://app.example.com/account/password/reset', signup_url: 'https://app.example.com/account/signup' }],
   },
+  {
+    name: 'account/email/invitation',
+    kind: 'mail',
+    about: 'an administrator made an account (admin API or console, `invite`): a link to choose a password (a password reset key)',
+    variables: {
+      invitation_url: 'the link (HEADLESS_FRONTEND_URLS.account_reset_password_from_key)',
+      key: 'the key in the link',
+      valid_hours: 'how long the link works (PASSWORD_RESET_TIMEOUT), in whole hours',
+      user: 'the account: `.email`, `.username` (may be empty), `.display`',
+    },
+    samples: [{ ...mailBase, key, invitation_url: `https://app.example.com/account/password/reset/key/${key}`, valid_hours: 72, user: { email, username: '', display: email } }],
+  },
   notification('account/email/password_changed', 'the password was changed'),
   notification('account/email/password_set', 'a password was set on an account that had none'),
   notification('account/email/password_reset', 'the password was reset by link or code'),

@@ -3,7 +3,7 @@ import type { FieldError } from '../outcome.js';
 import { msg } from '../../i18n/message.js';
 import { emailError, normalizeEmail, passwordErrors, usernameError } from '../validate.js';
 import { hashPassword } from '../../security/passwords.js';
-import { createUser, deleteUser, findLastLogin, findUserByEmail, findUserById, findUserByUsername, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
+import { countUsers, createUser, deleteUser, findLastLogin, findUserByEmail, findUserById, findUserByUsername, findUserOverview, isUserAdmin, listUserOverviews, setPasswordHash, setUserActive, setUserAdmin, setUsername, usernameExists, type UserOverview, type UserQuery } from '../../store/users.js';
 import { findEmailAddress, listUserEmailAddresses, type EmailAddress } from '../../store/email-addresses.js';
 import type { PhoneNumber } from '../../store/phones.js';
 import { issueResetKey } from '../password/reset-key.js';
@@ -78,6 +78,9 @@ async function endAll(conn: Parameters<typeof endSessions>[0], userId: number, n
 export interface NewAccount {
   email?: string;
   username?: string;
+  /** Checked as the user's own profile changes are (at most 150 characters); none are required here. */
+  firstName?: string;
+  lastName?: string;
   /** Null: no password (the user sets one through a reset, or never logs in with one). */
   password: string | null;
   /** The address counts as verified from the start. */
@@ -100,7 +103,9 @@ export async function createAccount(deps: AdminDeps, source: AuditSource, input:
   const usernameProblem = username ? usernameError(deps.config, username) : null;
   if (usernameProblem) problems.push(usernameProblem);
   if (input.password !== null) problems.push(...passwordErrors(deps.config, input.password, 'password', [username, email]));
-  if (problems.length > 0) return { ok: false, errors: problems };
+  const names = checkProfile(deps.config, { ...(input.firstName === undefined ? {} : { first_name: input.firstName }), ...(input.lastName === undefined ? {} : { last_name: input.lastName }) }, null, { signup: false, requiredNames: new Set() });
+  if (!names.ok) problems.push(...names.errors);
+  if (problems.length > 0 || !names.ok) return { ok: false, errors: problems };
 
   const passwordHash = input.password === null ? null : await hashPassword(input.password);
   return deps.db.transaction().execute(async (tx): Promise<CreateResult> => {
@@ -108,7 +113,7 @@ export async function createAccount(deps: AdminDeps, source: AuditSource, input:
     if (username && (await usernameExists(tx, username))) taken.push({ code: 'username_taken', param: 'username' });
     if (email && (await findEmailAddress(tx, email))) taken.push({ code: 'email_taken', param: 'email' });
     if (taken.length > 0) return { ok: false, errors: taken };
-    const made = await createUser(tx, { username: username ?? null, email: email ?? null, emailVerified: input.verified, passwordHash, now: source.now });
+    const made = await createUser(tx, { username: username ?? null, email: email ?? null, emailVerified: input.verified, passwordHash, now: source.now, firstName: names.change.firstName, lastName: names.change.lastName });
     // Taken between the check and the insert, by a signup that had not committed.
     if (!made) return { ok: false, errors: [{ code: email ? 'email_taken' : 'username_taken', param: email ? 'email' : 'username' }] };
     await recordEvent(deps, tx, source, 'signup', { userId: made.userId, detail: { ...(email ? { email } : {}) } });
@@ -217,6 +222,25 @@ export function importOriginOf(deps: AdminDeps, userId: number): Promise<{ sourc
 /** A page of users by id; see listUserOverviews for the filters. */
 export function findUsers(deps: AdminDeps, query: UserQuery): Promise<UserOverview[]> {
   return listUserOverviews(deps.db, query);
+}
+
+export { USER_ORDERS, sortKeyOf, type UserOrder, type UserPosition } from '../../store/users.js';
+
+export interface UserPage {
+  users: UserOverview[];
+  /** Whether more users lie beyond the page in the direction it was read (after it, or before it going back). */
+  more: boolean;
+  /** How many users match the filters, when asked for. */
+  total?: number;
+}
+
+/** A page of users in its order, knowing whether another lies beyond it (one user more is read to tell). */
+export async function findUserPage(deps: AdminDeps, query: UserQuery, withTotal: boolean): Promise<UserPage> {
+  const [found, total] = await Promise.all([listUserOverviews(deps.db, { ...query, limit: query.limit + 1 }), withTotal ? countUsers(deps.db, query) : undefined]);
+  const more = found.length > query.limit;
+  // A backward page comes in display order: the extra user is its first.
+  const users = !more ? found : query.position?.backward ? found.slice(1) : found.slice(0, query.limit);
+  return total === undefined ? { users, more } : { users, more, total };
 }
 
 /** Whether the user has the admin role (read on every console request: taking the role away takes effect at once). */

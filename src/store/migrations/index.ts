@@ -23,6 +23,7 @@ import * as m023 from './023_social_state_secret.js';
 import * as m024 from './024_saml_logout.js';
 import * as m025 from './025_admin_setup_links.js';
 import * as m026 from './026_audit_type_time.js';
+import * as m027 from './027_user_list_orders.js';
 
 // Listed in code rather than read from a folder, so migrations work the same
 // under tsx, a bundler or compiled output. Append; never edit a shipped one.
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '024_saml_logout': m024,
   '025_admin_setup_links': m025,
   '026_audit_type_time': m026,
+  '027_user_list_orders': m027,
 };
