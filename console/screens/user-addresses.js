@@ -21,7 +21,7 @@ export function Addresses({ user, who, change, reload }) {
     }
   }
   return html`<section id="addresses">
-    <h2>${t('addresses.title')}</h2>
+    <h2>${t('user.addresses.title')}</h2>
     ${user.email_addresses.length === 0 && html`<p class="muted">${t('user.addresses.none')}</p>`}
     <ul class="rows">
       ${user.email_addresses.map(

@@ -7,6 +7,12 @@ import { t } from '../lib/i18n.js';
 import { navigate } from '../lib/router.js';
 import { Button, Dialog, html, Problem } from '../lib/ui.js';
 
+/** "To confirm, type <strong>ada@example.com</strong>", the text set apart wherever the language puts it. */
+function typePrompt(text) {
+  const [before, after] = t('user.delete.type', { text: '\u0000' }).split('\u0000');
+  return html`<span>${before}<strong class="typed">${text}</strong>${after}</span>`;
+}
+
 export function DeleteUser({ user, who, change }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
@@ -32,7 +38,7 @@ export function DeleteUser({ user, who, change }) {
     html`<${Dialog} id="delete-dialog" title=${t('user.delete.title', { user: who })} onClose=${close}>
       <form class="stack" onSubmit=${(e) => e.preventDefault()}>
         <p id="delete-question">${t('user.delete.question', { user: who })}</p>
-        <label>${t('user.delete.type', { text: expected })}
+        <label>${typePrompt(expected)}
           <input id="delete-typed" autocomplete="off" spellcheck="false" value=${typed} onInput=${(e) => setTyped(e.target.value)} />
         </label>
         <${Problem} id="delete-error" text=${error} />

@@ -5,6 +5,18 @@ import { t } from '../lib/i18n.js';
 import { Badge, ConfirmButton, html, Time } from '../lib/ui.js';
 import { Outcome, useSectionWrite } from './user-fields.js';
 
+const SYSTEMS = [['iPhone', 'iPhone'], ['iPad', 'iPad'], ['Android', 'Android'], ['Windows', 'Windows'], ['Mac OS X', 'macOS'], ['CrOS', 'ChromeOS'], ['Linux', 'Linux']];
+const BROWSERS = [['Edg/', 'Edge'], ['OPR/', 'Opera'], ['Firefox/', 'Firefox'], ['FxiOS/', 'Firefox'], ['CriOS/', 'Chrome'], ['Chrome/', 'Chrome'], ['Safari/', 'Safari']];
+
+/** "Firefox on Linux" for a browser's user agent (the whole string in its title); an app's own name as it gave it. */
+function Device({ ua }) {
+  if (!ua) return '–';
+  const os = SYSTEMS.find(([mark]) => ua.includes(mark))?.[1];
+  const browser = BROWSERS.find(([mark]) => ua.includes(mark))?.[1];
+  const name = browser && os ? t('user.sessions.device', { browser, os }) : (browser ?? os);
+  return name ? html`<span title=${ua}>${name}</span>` : ua;
+}
+
 export function Sessions({ user, who, sessions, change, reload }) {
   const { run, notice, errors } = useSectionWrite(user.id, change, reload);
   return html`<section id="sessions">
@@ -16,7 +28,7 @@ export function Sessions({ user, who, sessions, change, reload }) {
       <tbody>
         ${sessions.map(
           (s) => html`<tr data-session=${s.id} data-current=${s.current ? 'true' : undefined}>
-            <td class="ua">${s.current && html`<${Badge} tone="here">${t('user.sessions.this_browser')}<//> `}${s.user_agent || '–'}</td><td>${s.ip || '–'}</td><td><${Time} at=${s.created_at} /></td><td><${Time} at=${s.last_seen_at} /></td>
+            <td class="ua">${s.current && html`<${Badge} tone="here">${t('user.sessions.this_browser')}<//> `}<${Device} ua=${s.user_agent} /></td><td data-label=${t('column.ip')}>${s.ip || '–'}</td><td data-label=${t('column.signed_in')}><${Time} at=${s.created_at} /></td><td data-label=${t('column.last_use')}><${Time} at=${s.last_seen_at} /></td>
             <td>${s.current
               ? html`<${ConfirmButton} label=${t('sessions.revoke')} confirmLabel=${t('user.sessions.revoke_own')} question=${t('user.sessions.revoke_own_question')} onConfirm=${() => run('DELETE', `/sessions/${s.id}`)} />`
               : html`<${ConfirmButton} label=${t('sessions.revoke')} question=${t('sessions.revoke_question', { user: who, device: s.user_agent || s.ip || '–' })} onConfirm=${() => run('DELETE', `/sessions/${s.id}`, undefined, t('sessions.revoked'))} />`}</td>

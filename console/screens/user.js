@@ -84,7 +84,7 @@ function Account({ user, who, change, reload }) {
       <dt>${t('user.password.title')}</dt><dd>${user.has_usable_password ? nameOf('hasher', user.password_hasher) : t('user.no_password')}</dd>
       <dt>${t('user.language')}</dt><dd id="user-language">${user.language ? languageName(user.language) : html`<span class="muted">${t('user.language_unknown')}</span>`}</dd>
     </dl>
-    <${UsernameForm} key=${`username-${user.username}`} user=${user} change=${change} reload=${reload} />
+    <${UsernameForm} user=${user} change=${change} reload=${reload} />
     <div class="actions">
       ${user.is_active
         ? html`<${ConfirmButton} id="deactivate" label=${t('user.deactivate')} question=${t('user.deactivate_question', { user: who })} onConfirm=${() => run('PATCH', '', { is_active: false }, t('user.deactivated'))} />`
