@@ -27,7 +27,7 @@ export function useSectionWrite(userId, change, reload) {
     await reload();
     return result;
   }
-  return { run, notice, errors, setNotice };
+  return { run, notice, errors };
 }
 
 /** The attributes tying an input to its refusal (aria-invalid, aria-describedby). */
