@@ -40,11 +40,13 @@ export function sendAccountAlreadyExists(deps: MailDeps, language: string, email
 /** The account a reset link is for, as templates see it (`user`). */
 export type MailUser = { email: string | null; username: string | null };
 
-export function sendPasswordReset(deps: MailDeps, language: string, email: string, secret: { key: string; user: MailUser } | { code: string }): Promise<void> {
+/** A reset link or code; `byAdmin`: an administrator sent the link, nobody asked for it (the mail says so). */
+export function sendPasswordReset(deps: MailDeps, language: string, email: string, secret: { key: string; user: MailUser; byAdmin?: boolean } | { code: string }): Promise<void> {
   if ('code' in secret) return send(deps, language, email, 'account/email/password_reset_code', { code: secret.code });
   const { key, user } = secret;
   return send(deps, language, email, 'account/email/password_reset_key', {
     key,
+    requested_by_admin: secret.byAdmin === true,
     password_reset_url: frontendUrl(deps.config.frontendUrls, 'account_reset_password_from_key', key),
     user: { email: user.email ?? email, username: user.username ?? '', display: user.username ?? user.email ?? email },
   });

@@ -112,6 +112,8 @@ export interface UserOverview {
   lastLoginAt: number | null;
   /** May use the admin console. */
   isAdmin: boolean;
+  /** The language the user last used (users.language); null: none named yet. */
+  language: string | null;
   firstName: string;
   lastName: string;
   profile: ProfileValues;
@@ -132,6 +134,7 @@ function toOverview(row: UserRow & { created_at: number; last_login_at: number |
     createdAt: row.created_at,
     lastLoginAt: row.last_login_at,
     isAdmin: row.is_admin === 1,
+    language: row.language,
     firstName: row.first_name,
     lastName: row.last_name,
     profile: parseProfile(row.profile),

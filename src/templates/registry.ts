@@ -61,9 +61,17 @@ export const MAILS: TemplateInfo[] = [
   {
     name: 'account/email/password_reset_key',
     kind: 'mail',
-    about: 'a password reset link (reset by code off)',
-    variables: { password_reset_url: 'the link (HEADLESS_FRONTEND_URLS.account_reset_password_from_key)', key: 'the key in the link', user: 'the account: `.email`, `.username` (may be empty), `.display`' },
-    samples: [{ ...mailBase, key, password_reset_url: `https://app.example.com/account/password/reset/key/${key}`, user: { email, username: 'ada', display: 'ada' } }],
+    about: 'a password reset link (reset by code off), asked for by the user or sent by an administrator (console or admin API)',
+    variables: {
+      password_reset_url: 'the link (HEADLESS_FRONTEND_URLS.account_reset_password_from_key)',
+      key: 'the key in the link',
+      user: 'the account: `.email`, `.username` (may be empty), `.display`',
+      requested_by_admin: 'true when an administrator sent it (nobody asked: the stock template says so instead of "someone asked"), else false',
+    },
+    samples: [
+      { ...mailBase, key, password_reset_url: `https://app.example.com/account/password/reset/key/${key}`, user: { email, username: 'ada', display: 'ada' }, requested_by_admin: false },
+      { ...mailBase, key, password_reset_url: `https://app.example.com/account/password/reset/key/${key}`, user: { email, username: 'ada', display: 'ada' }, requested_by_admin: true },
+    ],
   },
   { name: 'account/email/password_reset_code', kind: 'mail', about: 'a password reset code (ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED)', variables: { code: 'the code' }, samples: [{ ...mailBase, code }] },
   { name: 'account/email/login_code', kind: 'mail', about: 'a sign-in code (ACCOUNT_LOGIN_BY_CODE_ENABLED)', variables: { code: 'the code' }, samples: [{ ...mailBase, code }] },

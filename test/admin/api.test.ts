@@ -258,7 +258,7 @@ describeEachDatabase('admin API', ENV, ({ server }) => {
 
   it('refuses unknown body fields and query parameters, naming each', async () => {
     const user = (await writer.post('/users', { email: uniqueEmail('unknown') })).body.data;
-    assertAdminError(await writer.patch(`/users/${user.id}`, { is_admin: true }), 400, 'invalid', 'is_admin');
+    assertAdminError(await writer.patch(`/users/${user.id}`, { is_superuser: true }), 400, 'invalid', 'is_superuser');
     assertAdminError(await writer.post(`/users/${user.id}/password-reset`, { email: 'someone@example.com' }), 400, 'invalid', 'email');
     assertAdminError(await reader.get('/users?activ=false'), 400, 'invalid', 'activ');
     assertAdminError(await reader.get(`/users/${user.id}?expand=all`), 400, 'invalid', 'expand');

@@ -164,8 +164,9 @@ export async function changeUsername(deps: AdminDeps, source: AuditSource, user:
 export type ResetLinkResult = { ok: true; email: string } | { ok: false; reason: 'no_address' | 'by_code' };
 
 /**
- * Mails the user a password reset link at their primary address, as if they
- * had asked for one; the link works as one they asked for would. Not with
+ * Mails the user a password reset link at their primary address; the link
+ * works as one they asked for would, and the mail says an administrator
+ * sent it (rather than that someone asked). Not with
  * reset by code, which needs the code to be asked for from the browser that
  * then enters it.
  */
@@ -176,7 +177,7 @@ export async function sendResetLink(deps: AdminDeps & MailDeps, source: AuditSou
   const claims = { userId: user.id, emailAddressId: address.id, issuedAt: source.now };
   const key = issueResetKey(deps.config, claims, { passwordHash: user.passwordHash, lastLoginAt: await findLastLogin(deps.db, user.id), email: address.email });
   // No request of the user's is the sender here: the mail is in the language they last used.
-  await sendPasswordReset(deps, languageOf(deps, user), address.email, { key, user });
+  await sendPasswordReset(deps, languageOf(deps, user), address.email, { key, user, byAdmin: true });
   await recordEvent(deps, deps.db, source, 'password.reset_requested', { userId: user.id, detail: { email: address.email } });
   return { ok: true, email: address.email };
 }

@@ -12,6 +12,8 @@ export interface AdminCaller {
   source(now: number): AuditSource;
   /** The administrator signed in to the console; null for an API key, which is no user. */
   readonly userId: number | null;
+  /** The console session the administrator is calling from; null for an API key. */
+  readonly sessionId: number | null;
 }
 
 declare module 'fastify' {

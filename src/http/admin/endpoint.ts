@@ -27,6 +27,8 @@ export interface AdminCall {
   source(): AuditSource;
   /** The administrator signed in to the console; null for an API key. */
   readonly userId: number | null;
+  /** The console session the call comes from; null for an API key. */
+  readonly sessionId: number | null;
   readonly log: FastifyBaseLogger;
 }
 
@@ -48,7 +50,7 @@ interface UserRoute<B, Q, P> extends AdminRoute<B, Q, P> {
 
 function adminHandler(deps: Deps, run: FlowRoute<unknown, unknown, unknown>['run']): RouteHandlerMethod {
   return async (request, reply) => {
-    const call: AdminCall = { source: () => request.admin!.source(deps.clock.now()), userId: request.admin!.userId, log: request.log };
+    const call: AdminCall = { source: () => request.admin!.source(deps.clock.now()), userId: request.admin!.userId, sessionId: request.admin!.sessionId, log: request.log };
     const answer = await run(deps, call, request as unknown as Input<unknown, unknown, unknown, undefined>);
     if ('errors' in answer) return sendErrors(deps.i18n, request, reply, answer.status, answer.errors);
     return reply.code(answer.status).send({ status: answer.status, data: answer.data, ...(answer.meta ? { meta: answer.meta } : {}) });

@@ -39,6 +39,6 @@ export function registerKeyAuth(app: FastifyInstance, deps: Deps): void {
     }
     if (WRITE_METHODS.has(request.method) && check.key.scope !== 'write') return refuse(deps.i18n, request, reply, 403, 'insufficient_scope');
     const client = { ip: request.ip, userAgent: userAgentOf(request) };
-    request.admin = { source: (at) => adminApiSource(client, at, check.key.id), userId: null };
+    request.admin = { source: (at) => adminApiSource(client, at, check.key.id), userId: null, sessionId: null };
   });
 }

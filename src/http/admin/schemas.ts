@@ -32,6 +32,7 @@ export const PhoneNumber = Type.Object({ phone: Type.String({ description: 'E.16
 export const AdminUserDetails = Type.Object(
   {
     ...AdminUser.properties,
+    language: Type.Union([Type.String(), Type.Null()], { description: 'The language the user last used (their mails are in it); null when no request of theirs named one.' }),
     email_addresses: Type.Array(Type.Ref('AdminEmailAddress')),
     phone: Type.Union([Type.Ref('AdminPhoneNumber'), Type.Null()]),
   },
@@ -47,6 +48,7 @@ export const AdminSession = Type.Object(
     ip: Type.String(),
     user_agent: Type.String({ description: 'The device, as its browser or app names itself.' }),
     methods: Type.Array(Type.String(), { description: 'How the session authenticated: password, code, mfa, socialaccount, ...' }),
+    current: Type.Optional(Type.Boolean({ description: 'In the console only: true for the session the console itself is signed in with (revoking it signs the administrator out). Absent for API keys.' })),
   },
   { $id: 'AdminSession' },
 );

@@ -36,7 +36,7 @@ export function userView(user: UserOverview) {
 }
 
 export function userDetailsView(details: UserDetails) {
-  return { ...userView(details.user), email_addresses: details.addresses.map(addressView), phone: details.phone ? phoneView(details.phone) : null };
+  return { ...userView(details.user), language: details.user.language, email_addresses: details.addresses.map(addressView), phone: details.phone ? phoneView(details.phone) : null };
 }
 
 export function addressView(address: EmailAddress) {
@@ -47,7 +47,8 @@ export function phoneView(phone: PhoneNumber) {
   return { phone: phone.phone, verified: phone.verified };
 }
 
-export function sessionView(session: Session) {
+/** A session; `current` (console callers only) says whether it is the one the caller is using. */
+export function sessionView(session: Session, callerSession: number | null = null) {
   return {
     id: session.id,
     created_at: iso(session.createdAt),
@@ -56,6 +57,7 @@ export function sessionView(session: Session) {
     ip: session.ip,
     user_agent: session.userAgent,
     methods: session.methods.map((m) => m.method),
+    ...(callerSession === null ? {} : { current: session.id === callerSession }),
   };
 }
 

@@ -161,7 +161,7 @@ export async function registerConsole(app: FastifyInstance, deps: Deps): Promise
           }
         }
         const client = { ip: request.ip, userAgent: userAgentOf(request) };
-        request.admin = { source: (at) => adminConsoleSource(client, at, user.id), userId: user.id };
+        request.admin = { source: (at) => adminConsoleSource(client, at, user.id), userId: user.id, sessionId: session.id };
       });
       scope.get('/me', async (request, reply) => {
         const { user, session } = request.auth;

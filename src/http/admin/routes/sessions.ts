@@ -15,10 +15,10 @@ export const sessions = [
     path: '/users/:id/sessions',
     tags,
     summary: "A user's live sessions",
-    description: `Oldest first, with device (user agent, IP) and last use. 404 \`not_found\`. ${COMMON_ERRORS}`,
+    description: `Oldest first, with device (user agent, IP) and last use. In the console, \`current\` marks the session the console is signed in with. 404 \`not_found\`. ${COMMON_ERRORS}`,
     params: UserParams,
     response: responses({ 200: envelope(Type.Array(Type.Ref('AdminSession'))) }),
-    run: async (deps, _call, _input, user) => ok((await liveSessionsOf(deps, user.id, deps.clock.now())).map(sessionView)),
+    run: async (deps, call, _input, user) => ok((await liveSessionsOf(deps, user.id, deps.clock.now())).map((s) => sessionView(s, call.sessionId))),
   }),
   userEndpoint({
     method: 'DELETE',
