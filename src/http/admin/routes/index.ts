@@ -10,6 +10,8 @@ import { auditTrail } from './audit-trail.js';
 import { webhooks } from './webhooks.js';
 import { idpClients } from './idp-clients.js';
 import { idpInitialAccessTokens } from './idp-initial-access-tokens.js';
+import { apiKeys } from './api-keys.js';
+import { settings } from './settings.js';
 
 // Every admin resource, in the order of the admin API's OpenAPI document;
 // each file declares the routes of one flows/admin module. Mounted behind
@@ -26,4 +28,6 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...webhooks,
   ...idpClients,
   ...idpInitialAccessTokens,
+  ...apiKeys,
+  settings,
 ];
