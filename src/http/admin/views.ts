@@ -102,7 +102,7 @@ function deliveredType(delivery: Delivery): string | null {
   }
 }
 
-/** A delivery; its URL without the password it may carry (a WEBHOOK_URLS userinfo). */
+/** A delivery; its URL and last error without the password the URL may carry (a WEBHOOK_URLS userinfo). */
 export function deliveryView(delivery: Delivery) {
   return {
     id: delivery.id,
@@ -113,7 +113,7 @@ export function deliveryView(delivery: Delivery) {
     status: delivery.status,
     attempts: delivery.attempts,
     next_attempt_at: delivery.status === 'pending' ? iso(delivery.nextAttemptAt) : null,
-    last_error: delivery.lastError,
+    last_error: delivery.lastError === null ? null : maskText(delivery.lastError),
     created_at: iso(delivery.createdAt),
     finished_at: iso(delivery.finishedAt),
   };
