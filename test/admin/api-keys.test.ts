@@ -61,9 +61,9 @@ for (const { kind, skip } of await databaseKinds()) {
       assert.equal(revoked.body.data.state, 'revoked');
       assertAdminError(await key.get('/users?limit=1'), 401, 'invalid_api_key');
 
-      const events = (await listAuditEvents(server.app.deps.db, { types: ['admin_key.created', 'admin_key.revoked'], limit: 50 })).filter((e) => e.detail.key_id === made.body.data.id);
+      const events = (await listAuditEvents(server.app.deps.db, { types: ['admin_key.created', 'admin_key.revoked'], limit: 50 })).filter((e) => (e.detail as any).key_id === made.body.data.id);
       assert.deepEqual(events.map((e) => e.type).sort(), ['admin_key.created', 'admin_key.revoked']);
-      for (const e of events) assert.deepEqual([e.detail.actor, e.detail.actor_id], ['admin_console', adminId], 'the administrator is the actor');
+      for (const e of events) assert.deepEqual([(e.detail as any).actor, (e.detail as any).actor_id], ['admin_console', adminId], 'the administrator is the actor');
     });
 
     it('changes when a key expires, to a later time or never, and refuses a past one', async () => {

@@ -54,7 +54,7 @@ for (const { kind, skip } of await databaseKinds()) {
 
       assert.equal((await writer.patch(`/idp/clients/${id}`, { backchannel_logout_uri: null })).body.data.backchannel_logout_uri, null);
       const [event] = await listAuditEvents(server.app.deps.db, { types: ['idp_client.updated'], limit: 1 });
-      assert.deepEqual([event!.detail.client_id, event!.detail.actor, event!.detail.actor_id], [id, 'admin_api', writerKeyId]);
+      assert.deepEqual([(event!.detail as any).client_id, (event!.detail as any).actor, (event!.detail as any).actor_id], [id, 'admin_api', writerKeyId]);
     });
 
     it('refuses what a registration refuses, naming the field, and changes nothing', async () => {
