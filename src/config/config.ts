@@ -44,6 +44,8 @@ export interface FrontendUrls {
 
 export interface Config {
   production: boolean;
+  /** The environment the settings were read from, as given (the admin API's GET /settings shows the documented ones, masked). */
+  environment: Readonly<Env>;
   /** Settings that load but probably do not mean what was intended: logged at start-up. */
   warnings: string[];
   host: string;
@@ -241,6 +243,7 @@ export function loadConfig(env: Env): Config {
   const publicUrl = readPublicUrl(env, production);
 
   const config: Omit<Config, 'mfa'> = {
+    environment: Object.freeze({ ...env }),
     production,
     warnings,
     host,

@@ -32,7 +32,8 @@ export type HttpErrorCode =
   | 'password_reset_by_code'
   | 'client_exists'
   | 'public_client'
-  | 'private_key_jwt_client';
+  | 'private_key_jwt_client'
+  | 'console_only';
 
 export type WireErrorCode = ErrorCode | HttpErrorCode;
 

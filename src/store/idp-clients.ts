@@ -131,6 +131,13 @@ export async function upsertIdpClient(conn: Conn, client: IdpClientRecord): Prom
   return 'inserted';
 }
 
+/** A client's registration as an edit changes it: never its type, secret, keys or owner. */
+export async function updateIdpClientSettings(conn: Conn, client: IdpClientRecord): Promise<boolean> {
+  const { id, secret_hash: _secret, type: _type, token_endpoint_auth_method: _method, jwks: _jwks, jwks_uri: _uri, owner_id: _owner, created_at: _created, ...settings } = toRow(client);
+  const result = await conn.updateTable('idp_clients').set(settings).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /**
  * Whether `id` could name a row (the column holds up to 100 characters):
  * what a client sends as its id reaches these lookups as it came, and

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseWhen } from '../arguments.js';
 import { runCommand } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, englishText } from '../errors.js';
 import { formatTime, isoTime, table } from '../output.js';
 import { cliSource } from '../../audit/recorder.js';
 import { createAdminKey, keyState, listAdminKeys, revokeAdminKey, setAdminKeyExpiry } from '../../flows/admin/api-keys.js';
@@ -50,7 +50,7 @@ export function registerAdminKeyCommands(program: Command): void {
     .action((opts: { name: string; scope: string; expires?: number }, command: Command) =>
       runCommand(command, async (ctx) => {
         const result = await createAdminKey(ctx, cliSource(ctx.now()), { name: opts.name, scope: opts.scope, expiresAt: opts.expires ?? null });
-        if (!result.ok) throw CliError.of(result.error.code, result.error.message, result.error.param);
+        if (!result.ok) throw CliError.of(result.error.code, englishText(result.error.message), result.error.param);
         const json = { ...keyJson(result.key, ctx.now()), key: result.secret };
         return {
           json,

@@ -1,4 +1,5 @@
 import { hashSecret, randomKey } from '../../security/secrets.js';
+import { msg, type MessageRef } from '../../i18n/message.js';
 import {
   findAdminApiKey,
   findAdminApiKeyByHash,
@@ -34,15 +35,15 @@ export function keyState(key: AdminApiKey, now: number): KeyState {
   return 'active';
 }
 
-export type CreateKeyResult = { ok: true; key: AdminApiKey; secret: string } | { ok: false; error: { code: 'required' | 'invalid'; param: 'name' | 'scope' | 'expires_at'; message: string } };
+export type CreateKeyResult = { ok: true; key: AdminApiKey; secret: string } | { ok: false; error: { code: 'required' | 'invalid'; param: 'name' | 'scope' | 'expires_at'; message: MessageRef } };
 
 /** Makes a key; the secret is in the answer and nowhere else. */
 export async function createAdminKey(deps: AdminDeps, source: AuditSource, input: { name: string; scope: string; expiresAt: number | null }): Promise<CreateKeyResult> {
   const name = input.name.trim();
-  if (name === '') return { ok: false, error: { code: 'required', param: 'name', message: 'Name the key (who or what uses it).' } };
-  if (name.length > 100) return { ok: false, error: { code: 'invalid', param: 'name', message: 'At most 100 characters.' } };
-  if (!(ADMIN_KEY_SCOPES as readonly string[]).includes(input.scope)) return { ok: false, error: { code: 'invalid', param: 'scope', message: 'Expected read or write.' } };
-  if (input.expiresAt !== null && input.expiresAt <= source.now) return { ok: false, error: { code: 'invalid', param: 'expires_at', message: 'The expiry is in the past.' } };
+  if (name === '') return { ok: false, error: { code: 'required', param: 'name', message: msg('admin_key.name_required') } };
+  if (name.length > 100) return { ok: false, error: { code: 'invalid', param: 'name', message: msg('admin_key.name_long', { max: 100 }) } };
+  if (!(ADMIN_KEY_SCOPES as readonly string[]).includes(input.scope)) return { ok: false, error: { code: 'invalid', param: 'scope', message: msg('admin_key.scope') } };
+  if (input.expiresAt !== null && input.expiresAt <= source.now) return { ok: false, error: { code: 'invalid', param: 'expires_at', message: msg('admin_key.expiry_past') } };
   const secret = `${ADMIN_KEY_PREFIX}${randomKey(32)}`;
   const key = await deps.db.transaction().execute(async (tx) => {
     const made = await insertAdminApiKey(tx, { name, scope: input.scope as AdminKeyScope, prefix: secret.slice(0, 12), keyHash: hashSecret(secret), now: source.now, expiresAt: input.expiresAt });

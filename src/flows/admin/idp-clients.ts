@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../store/db.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
-import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientKeys, setIdpClientSecret, type IdpClientAuthMethod, type IdpClientJwks, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
+import { deleteIdpClient, findIdpClient, insertIdpClient, listIdpClients, setIdpClientKeys, setIdpClientSecret, updateIdpClientSettings, type IdpClientAuthMethod, type IdpClientJwks, type IdpClientRecord, type IdpClientType } from '../../store/idp-clients.js';
 import { newClientSecret } from '../../idp/client-secrets.js';
 import { CLIENT_AUTH_METHODS, CONFIDENTIAL_AUTH_METHODS, usesSecret } from '../../idp/client-auth-methods.js';
 import { jwksProblem, jwksUriProblem } from '../../idp/client-keys.js';
@@ -149,6 +149,29 @@ export async function createIdpClient(deps: IdpAdminDeps, source: AuditSource, i
     await recordEvent(deps, tx, source, 'idp_client.created', { userId: null, detail: { client_id: client.id } });
   });
   return { ok: true, client, secret: secret?.secret ?? null };
+}
+
+/** What an edit may change: the registration, not what the client is (confidential or public) nor how it authenticates (its secret, its keys). */
+export type IdpClientChanges = Partial<Omit<IdpClientInput, 'id' | 'type' | 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri'>>;
+
+/**
+ * Changes a client's registration, checked exactly as a new one is; the
+ * fields not given stay. Its secret and keys are left alone (rotate-secret
+ * and keys replace those), so that an edit racing a rotation keeps the new secret.
+ */
+export async function updateIdpClient(deps: IdpAdminDeps, source: AuditSource, id: string, changes: IdpClientChanges): Promise<{ ok: true; client: IdpClientRecord } | IdpClientProblem> {
+  const existing = await findIdpClient(deps.db, id);
+  if (!existing) return { ok: false, reason: 'not_found' };
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as IdpClientChanges;
+  const client: IdpClientRecord = { ...existing, ...defined };
+  const problem = validateIdpClient(client, deps.config) ?? validateClientAuthentication(client, deps.config.production);
+  if (problem) return problem;
+  const updated = await deps.db.transaction().execute(async (tx) => {
+    if (!(await updateIdpClientSettings(tx, client))) return false;
+    await recordEvent(deps, tx, source, 'idp_client.updated', { userId: null, detail: { client_id: id } });
+    return true;
+  });
+  return updated ? { ok: true, client } : { ok: false, reason: 'not_found' };
 }
 
 export function idpClients(deps: IdpAdminDeps): Promise<IdpClientRecord[]> {

@@ -14,8 +14,8 @@ export interface AdminDeps {
 
 const UNDELIVERED: readonly DeliveryStatus[] = ['pending', 'failed'];
 
-/** Undelivered deliveries (or those of one status), newest first; `beforeId` pages on. */
-export function undeliveredWebhooks(deps: AdminDeps, filter: { status?: 'pending' | 'failed'; beforeId?: number; limit: number }): Promise<Delivery[]> {
+/** Undelivered deliveries (or those of one status, delivered ones too), newest first; `beforeId` pages on. */
+export function undeliveredWebhooks(deps: AdminDeps, filter: { status?: DeliveryStatus; beforeId?: number; limit: number }): Promise<Delivery[]> {
   return listDeliveries(deps.db, { statuses: filter.status ? [filter.status] : UNDELIVERED, beforeId: filter.beforeId, limit: filter.limit });
 }
 

@@ -15,11 +15,11 @@ import { refuseUnknownFields } from './unknown-fields.js';
 // route's `run` maps its flow's result to an AdminAnswer, and the one
 // handler below sends it.
 
-export type AdminAnswer = { status: 200 | 201; data?: unknown; meta?: Record<string, unknown> } | { status: 400 | 404 | 409 | 503; errors: WireError[] };
+export type AdminAnswer = { status: 200 | 201; data?: unknown; meta?: Record<string, unknown> } | { status: 400 | 403 | 404 | 409 | 503; errors: WireError[] };
 
 export const ok = (data: unknown, meta?: Record<string, unknown>): AdminAnswer => ({ status: 200, data, meta });
 export const created = (data: unknown, meta?: Record<string, unknown>): AdminAnswer => ({ status: 201, data, meta });
-export const refused = (status: 400 | 404 | 409 | 503, code: WireError['code'], param?: string): AdminAnswer => ({ status, errors: [{ code, param } as WireError] });
+export const refused = (status: 400 | 403 | 404 | 409 | 503, code: WireError['code'], param?: string): AdminAnswer => ({ status, errors: [{ code, param } as WireError] });
 export const invalidInput = (errors: WireError[]): AdminAnswer => ({ status: 400, errors });
 
 /** The caller of an admin route: the audit source of a change it makes now (API key or console administrator), and the request's log. */

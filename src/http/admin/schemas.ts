@@ -90,7 +90,9 @@ export const AdminDelivery = Type.Object(
   {
     id: Type.Integer(),
     event_id: Type.String(),
-    url: Type.String(),
+    event_type: Type.Union([Type.String(), Type.Null()], { description: 'The audit event type sent (see docs/audit-events.md), or backchannel_logout.' }),
+    kind: Type.String({ description: 'webhook, or backchannel_logout (an OpenID client told of a logout).' }),
+    url: Type.String({ description: 'Its password, if it has one, masked.' }),
     status: Type.String({ description: 'pending, delivered or failed.' }),
     attempts: Type.Integer(),
     next_attempt_at: Time,

@@ -5,6 +5,7 @@ import type { Session } from '../../domain/session.js';
 import type { SocialAccount } from '../../store/social-accounts.js';
 import type { AuditEventRecord } from '../../store/audit-events.js';
 import type { Delivery } from '../../store/webhook-deliveries.js';
+import { maskText } from '../../flows/admin/settings-masking.js';
 import type { AuthenticatorView } from '../../flows/admin/authenticators.js';
 import type { UserDetails } from '../../flows/admin/users.js';
 import type { IdpClientRecord } from '../../store/idp-clients.js';
@@ -92,15 +93,29 @@ export function eventView(event: AuditEventRecord) {
   };
 }
 
+/** The audit event type a delivery carries (its payload's `type`), or backchannel_logout for the OpenID provider's logout requests. */
+function deliveredType(delivery: Delivery): string | null {
+  if (delivery.kind !== 'webhook') return delivery.kind;
+  try {
+    const type = (JSON.parse(delivery.payload) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A delivery; its URL and last error without the password the URL may carry (a WEBHOOK_URLS userinfo). */
 export function deliveryView(delivery: Delivery) {
   return {
     id: delivery.id,
     event_id: delivery.eventId,
-    url: delivery.url,
+    event_type: deliveredType(delivery),
+    kind: delivery.kind,
+    url: maskText(delivery.url),
     status: delivery.status,
     attempts: delivery.attempts,
     next_attempt_at: delivery.status === 'pending' ? iso(delivery.nextAttemptAt) : null,
-    last_error: delivery.lastError,
+    last_error: delivery.lastError === null ? null : maskText(delivery.lastError),
     created_at: iso(delivery.createdAt),
     finished_at: iso(delivery.finishedAt),
   };

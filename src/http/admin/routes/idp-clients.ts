@@ -41,6 +41,10 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+// An edit: the registration's fields, each optional (those left out stay); not the id, the type or how it authenticates.
+const { id: _id, type: _type, token_endpoint_auth_method: _method, jwks: _jwks, jwks_uri: _uri, ...editable } = CreateBody.properties;
+const UpdateBody = Type.Object({ ...editable, name: Type.Optional(editable.name) }, { additionalProperties: false });
+
 const KeysBody = Type.Object(
   {
     jwks: Type.Optional(Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 10 }) }, { additionalProperties: false })),
@@ -114,6 +118,34 @@ export const idpClients = [
         requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
+    },
+  }),
+  adminEndpoint({
+    method: 'PATCH',
+    path: '/idp/clients/:client_id',
+    tags,
+    summary: "Change a client's registration",
+    description: `The fields given replace the registered ones (the rest stay), checked as on registration; not its id, its type or how it authenticates (rotate-secret and keys change those). Records \`idp_client.updated\`. Errors: 400 \`invalid\` (param: the field the client model refuses), 404 \`not_found\`. ${COMMON_ERRORS}`,
+    params: ClientParams,
+    body: UpdateBody,
+    response: responses({ 200: envelope(Type.Ref('AdminIdpClient')) }),
+    run: async (deps, call, { params, body: b }) => {
+      const result = await admin.updateIdpClient(deps, call.source(), params.client_id, {
+        name: b.name,
+        scopes: b.scopes,
+        defaultScopes: b.default_scopes,
+        grantTypes: b.grant_types,
+        responseTypes: b.response_types,
+        redirectUris: b.redirect_uris,
+        postLogoutRedirectUris: b.post_logout_redirect_uris,
+        corsOrigins: b.cors_origins,
+        allowUriWildcards: b.allow_uri_wildcards,
+        skipConsent: b.skip_consent,
+        backchannelLogoutUri: b.backchannel_logout_uri,
+        resourceServer: b.resource_server,
+        requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
+      });
+      return result.ok ? ok(idpClientView(result.client)) : problem(result);
     },
   }),
   adminEndpoint({

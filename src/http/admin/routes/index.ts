@@ -11,6 +11,8 @@ import { auditStats } from './audit-stats.js';
 import { webhooks } from './webhooks.js';
 import { idpClients } from './idp-clients.js';
 import { idpInitialAccessTokens } from './idp-initial-access-tokens.js';
+import { apiKeys } from './api-keys.js';
+import { settings } from './settings.js';
 
 // Every admin resource, in the order of the admin API's OpenAPI document;
 // each file declares the routes of one flows/admin module. Mounted behind
@@ -28,4 +30,6 @@ export const adminEndpoints: readonly Endpoint[] = [
   ...webhooks,
   ...idpClients,
   ...idpInitialAccessTokens,
+  ...apiKeys,
+  settings,
 ];

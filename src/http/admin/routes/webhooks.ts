@@ -15,12 +15,12 @@ export const webhooks = [
     method: 'GET',
     path: '/webhook-deliveries',
     tags,
-    summary: 'Undelivered webhook deliveries',
-    description: `Pending and failed ones (or one status), newest first; \`meta.next_cursor\` fetches older ones. Errors: 400 \`invalid\` (param cursor). ${COMMON_ERRORS}`,
+    summary: 'Webhook deliveries',
+    description: `Pending and failed ones, or those of one status (delivered ones are kept until swept with the audit trail), newest first; \`meta.next_cursor\` fetches older ones. Errors: 400 \`invalid\` (param cursor). ${COMMON_ERRORS}`,
     response: responses({ 200: envelope(Type.Array(Type.Ref('AdminDelivery')), { paged: true }) }),
     querystring: Type.Object(
       {
-        status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('failed')])),
+        status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], { description: 'Pending and failed ones by default.' })),
         limit: Limit,
         cursor: Type.Optional(Type.String({ maxLength: 64 })),
       },
