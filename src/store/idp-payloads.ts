@@ -1,4 +1,5 @@
 import type { Conn } from './db.js';
+import { preparedRows } from './prepared.js';
 
 // oidc-provider's persistent state (see idp/adapter.ts): one JSON payload per
 // model and id, with the lookups its adapter interface needs (by grant, by
@@ -27,25 +28,21 @@ export async function upsertPayload(conn: Conn, row: PayloadWrite): Promise<void
   await upsertPayloads(conn, [row]);
 }
 
-/**
- * Writes many payloads in one statement (see WriteBatcher): on SQLite one
- * commit for all of them, on PostgreSQL one round trip. Ids must be distinct
- * (PostgreSQL refuses to update one row twice in a statement).
- */
-export async function upsertPayloads(conn: Conn, rows: readonly PayloadWrite[]): Promise<void> {
-  const values = rows.map((row) => ({
-    model: row.model,
-    id: row.id,
-    payload: row.payload,
-    grant_id: row.grantId,
-    user_code: row.userCode,
-    uid: row.uid,
-    account_id: row.accountId,
-    issuer: row.issuer,
-    expires_at: row.expiresAt,
-    consumed_at: null,
-  }));
-  await conn
+const valuesOf = (row: PayloadWrite) => ({
+  model: row.model,
+  id: row.id,
+  payload: row.payload,
+  grant_id: row.grantId,
+  user_code: row.userCode,
+  uid: row.uid,
+  account_id: row.accountId,
+  issuer: row.issuer,
+  expires_at: row.expiresAt,
+  consumed_at: null,
+});
+
+const upsertPayloadRows = preparedRows<ReturnType<typeof valuesOf>>(['model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'account_id', 'issuer', 'expires_at', 'consumed_at'], (conn, values) =>
+  conn
     .insertInto('idp_payloads')
     .values(values)
     .onConflict((oc) =>
@@ -58,8 +55,18 @@ export async function upsertPayloads(conn: Conn, rows: readonly PayloadWrite[]):
         issuer: eb.ref('excluded.issuer'),
         expires_at: eb.ref('excluded.expires_at'),
       })),
-    )
-    .execute();
+    ),
+);
+
+/**
+ * Writes many payloads in one statement (see WriteBatcher): on SQLite one
+ * commit for all of them, on PostgreSQL one round trip; compiled once per
+ * batch size (preparedRows), since the token endpoint writes one a token.
+ * Ids must be distinct (PostgreSQL refuses to update one row twice in a
+ * statement).
+ */
+export async function upsertPayloads(conn: Conn, rows: readonly PayloadWrite[]): Promise<void> {
+  await upsertPayloadRows(conn, rows.map(valuesOf));
 }
 
 function live(now: number) {

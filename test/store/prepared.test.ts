@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, migrateToLatest, openDatabase, writeVersion, type Conn, type Db } from '../../src/store/db.js';
-import { prepared } from '../../src/store/prepared.js';
+import { prepared, preparedRows } from '../../src/store/prepared.js';
 
 describe('prepared statements', () => {
   let dir: string;
@@ -51,5 +51,45 @@ describe('prepared statements', () => {
   it('refuses a build that computes with an argument instead of passing it on', async () => {
     const lowered = prepared((conn: Conn, username: string) => conn.selectFrom('users').select('id').where('username_lower', '=', String(username).toLowerCase()));
     await assert.rejects(lowered(db, 'First'), /every argument must be used as a value/);
+  });
+
+  const insertUsers = preparedRows<{ username: string; username_lower: string; created_at: number }>(['username', 'username_lower', 'created_at'], (conn, rows) =>
+    conn.insertInto('users').values(rows.map((row) => ({ ...row, password_hash: null, is_active: 1, password_changed_at: 0 }))),
+  );
+  const named = (prefix: string) => db.selectFrom('users').select(['username', 'created_at']).where('username', 'like', `${prefix}%`).orderBy('username').execute();
+
+  it('writes batches of each size with their own rows, and counts each as a write', async () => {
+    await insertUsers(db, [{ username: 'rows-a1', username_lower: 'rows-a1', created_at: 1 }]);
+    await insertUsers(db, [
+      { username: 'rows-b1', username_lower: 'rows-b1', created_at: 2 },
+      { username: 'rows-b2', username_lower: 'rows-b2', created_at: 3 },
+    ]);
+    // The same sizes again: the statements compiled for the first batches, with these values.
+    const before = writeVersion(db);
+    await insertUsers(db, [{ username: 'rows-c1', username_lower: 'rows-c1', created_at: 4 }]);
+    await insertUsers(db, [
+      { username: 'rows-d1', username_lower: 'rows-d1', created_at: 5 },
+      { username: 'rows-d2', username_lower: 'rows-d2', created_at: 6 },
+    ]);
+    await insertUsers(db, []);
+    assert.deepEqual(
+      (await named('rows-')).map((row) => [row.username, row.created_at]),
+      [
+        ['rows-a1', 1],
+        ['rows-b1', 2],
+        ['rows-b2', 3],
+        ['rows-c1', 4],
+        ['rows-d1', 5],
+        ['rows-d2', 6],
+      ],
+    );
+    assert.equal(writeVersion(db), before + 2);
+  });
+
+  it('refuses a build that computes with a value of a row instead of passing it on', async () => {
+    const computed = preparedRows<{ username: string; created_at: number }>(['username', 'created_at'], (conn, rows) =>
+      conn.insertInto('users').values(rows.map((row) => ({ username: String(row.username).toLowerCase(), username_lower: String(row.username).toLowerCase(), password_hash: null, is_active: 1, password_changed_at: 0, created_at: row.created_at }))),
+    );
+    await assert.rejects(computed(db, [{ username: 'Rows-X', created_at: 7 }]), /every argument must be used as a value/);
   });
 });
