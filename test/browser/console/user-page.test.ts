@@ -82,6 +82,7 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
 
   it('signs an administrator in with a password and a code, finds a user and shows their page', async () => {
     page = await suite.signedInPage();
+    await page.click('#nav-users');
     await page.waitForSelector('#search');
     const cookies = await page.context().cookies();
     assert.ok(cookies.find((c) => c.name === 'admin_sessionid')?.httpOnly, 'the console session is in an HttpOnly cookie of its own');
@@ -451,13 +452,6 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
     assert.match((await plain.textContent('#problem'))!, /admin role/);
     await plain.close();
 
-    const noMfa = await suite.browser.newPage();
-    const weak = await verifiedAccount(suite.server, 'app');
-    await setAdmin(suite.server.app.deps, cliSource(Date.now()), (await findUserByEmail(db(), weak.email))!, true);
-    await suite.signIn(noMfa, weak.email);
-    await noMfa.waitForSelector('#problem');
-    assert.match((await noMfa.textContent('#problem'))!, /second factor/);
-    await noMfa.close();
   });
 
   it('speaks the browser\'s language: a German browser gets the page, its catalogue and the API\'s refusals in German', async () => {
