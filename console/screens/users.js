@@ -49,6 +49,8 @@ export function Users({ query: place }) {
   const [text, setText] = useState(place.q ?? '');
   const [answer, setAnswer] = useState(null);
   const [errors, setErrors] = useState({});
+  // Asking again for the same place (Search pressed twice) reads the list afresh.
+  const [asked, setAsked] = useState(0);
   const listed = href('users', place);
 
   useEffect(() => setText(place.q ?? ''), [place.q]);
@@ -62,10 +64,14 @@ export function Users({ query: place }) {
       setErrors(errorsByParam(result.body));
     });
     return () => void (current = false);
-  }, [listed]);
+  }, [listed, asked]);
 
   /** A change of search, filter, order or size: back to the first page, in place of the current entry of the history. */
-  const refine = (changes) => navigate('users', { ...place, ...changes, cursor: undefined, page: undefined }, { replace: true });
+  const refine = (changes) => {
+    const target = { ...place, ...changes, cursor: undefined, page: undefined };
+    if (href('users', target) === listed) return setAsked((n) => n + 1);
+    navigate('users', target, { replace: true });
+  };
   const page = Number(place.page ?? 1);
   const size = Number(place.limit ?? DEFAULT_SIZE);
   const total = answer?.meta.total;

@@ -55,7 +55,7 @@ for (const { kind, skip } of await databaseKinds()) {
 
       const listed = await cliJson(db(), ['webhooks', 'list', '--status', 'failed'], { env });
       const { created_at, finished_at, ...shown } = listed.deliveries.find((d: any) => d.id === failed.id);
-      assert.deepEqual(shown, { id: failed.id, event_id: failed.eventId, url: hooks.url, status: 'failed', attempts: 2, next_attempt_at: null, last_error: 'HTTP 500' });
+      assert.deepEqual(shown, { id: failed.id, event_id: failed.eventId, event_type: 'login.failed', kind: 'webhook', url: hooks.url, status: 'failed', attempts: 2, next_attempt_at: null, last_error: 'HTTP 500' });
       assert.equal(created_at, new Date(failed.createdAt).toISOString());
       assert.equal(finished_at, new Date(failed.finishedAt!).toISOString());
       assert.equal((await cliJson(db(), ['webhooks', 'list', '--status', 'pending'], { env })).deliveries.some((d: any) => d.id === failed.id), false);

@@ -150,7 +150,7 @@ describeUnlessSkipped('admin console onboarding in Chromium', skip, () => {
     await page.click('#setup-submit');
 
     await page.waitForSelector('#onboarding[data-step="choose"]');
-    assert.equal(new URL(page.url()).hash, '#/users', 'the token leaves the address bar');
+    assert.equal(new URL(page.url()).hash, '#/dashboard', 'the token leaves the address bar');
     await page.click('#choose-webauthn');
     await page.waitForSelector('#key-name');
     await page.fill('#key-name', 'Blue key');

@@ -48,10 +48,17 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
     await page.click('#search-submit');
   }
 
+  /** A signed-in console on the users list, a click away from home (the dashboard). */
+  async function usersList(): Promise<Page> {
+    const page = await suite.signedInPage();
+    await page.click('#nav-users');
+    await page.waitForSelector('#search');
+    return page;
+  }
+
   it('filters, sorts and counts, and keeps all of it through a reload and back from a user', async () => {
     const { tag, ids } = await seed(6);
-    const page = await suite.signedInPage();
-    await page.waitForSelector('#search');
+    const page = await usersList();
     await search(page, tag);
     await showing(page, [...ids].reverse());
     assert.equal(await total(page), '6 users');
@@ -97,8 +104,7 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
     const ids = await suite.server.app.deps.db.transaction().execute((tx) =>
       insertUsersInBulk(tx, Array.from({ length: 30 }, (_, i) => ({ username: `${tag}_${i}`, email: `${tag}_${i}@example.com`, verified: true })), suite.server.clock.now()),
     );
-    const page = await suite.signedInPage();
-    await page.waitForSelector('#search');
+    const page = await usersList();
     await search(page, tag);
     await page.selectOption('#page-size', '25');
     await page.selectOption('#sort', 'id');
@@ -135,8 +141,7 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
 
   it('searches by the exact address, id and phone filters, and says when nothing matches', async () => {
     const { tag, ids } = await seed(2);
-    const page = await suite.signedInPage();
-    await page.waitForSelector('#search');
+    const page = await usersList();
     const asked = page.waitForRequest((r) => r.url().includes('/console/api/v1/users?') && r.url().includes('email='));
     await search(page, `${tag}_1@EXAMPLE.com`);
     const url = new URL((await asked).url());
@@ -171,8 +176,7 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
 
   /** The new user form, from the list's button. */
   async function createForm(): Promise<Page> {
-    const page = await suite.signedInPage();
-    await page.waitForSelector('#new-user');
+    const page = await usersList();
     await page.click('#new-user');
     await page.waitForSelector('#create-form');
     return page;
