@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import * as admin from '../../../flows/admin/idp-clients.js';
 import { adminEndpoint, created, ok, refused, type AdminAnswer } from '../endpoint.js';
 import { idpClientView } from '../views.js';
@@ -59,6 +59,24 @@ const WithSecret = Type.Object({
   meta: Type.Object({ client_secret: Type.Union([Type.String(), Type.Null()], { description: 'Shown only now; null for a public client.' }) }),
 });
 
+/** The fields registration and a change share, in the flow's names (backchannel_logout_uri is left to each: null on registration, absent on a change keeps it). */
+function editableOf(b: Static<typeof UpdateBody>) {
+  return {
+    scopes: b.scopes,
+    defaultScopes: b.default_scopes,
+    grantTypes: b.grant_types,
+    responseTypes: b.response_types,
+    redirectUris: b.redirect_uris,
+    postLogoutRedirectUris: b.post_logout_redirect_uris,
+    corsOrigins: b.cors_origins,
+    allowUriWildcards: b.allow_uri_wildcards,
+    skipConsent: b.skip_consent,
+    backchannelLogoutUri: b.backchannel_logout_uri,
+    resourceServer: b.resource_server,
+    requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
+  };
+}
+
 function problem(result: admin.IdpClientProblem): AdminAnswer {
   if (result.reason === 'invalid') return { status: 400, errors: [{ code: 'invalid', param: result.param, message: result.message }] };
   if (result.reason === 'exists') return refused(409, 'client_exists', 'id');
@@ -101,21 +119,11 @@ export const idpClients = [
         name: b.name,
         type: b.type,
         id: b.id,
-        scopes: b.scopes,
-        defaultScopes: b.default_scopes,
-        grantTypes: b.grant_types,
-        responseTypes: b.response_types,
-        redirectUris: b.redirect_uris,
-        postLogoutRedirectUris: b.post_logout_redirect_uris,
-        corsOrigins: b.cors_origins,
-        allowUriWildcards: b.allow_uri_wildcards,
-        skipConsent: b.skip_consent,
+        ...editableOf(b),
         backchannelLogoutUri: b.backchannel_logout_uri ?? null,
-        resourceServer: b.resource_server,
         tokenEndpointAuthMethod: b.token_endpoint_auth_method,
         jwks: b.jwks,
         jwksUri: b.jwks_uri,
-        requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
       });
       return result.ok ? created(idpClientView(result.client), { client_secret: result.secret }) : problem(result);
     },
@@ -132,18 +140,7 @@ export const idpClients = [
     run: async (deps, call, { params, body: b }) => {
       const result = await admin.updateIdpClient(deps, call.source(), params.client_id, {
         name: b.name,
-        scopes: b.scopes,
-        defaultScopes: b.default_scopes,
-        grantTypes: b.grant_types,
-        responseTypes: b.response_types,
-        redirectUris: b.redirect_uris,
-        postLogoutRedirectUris: b.post_logout_redirect_uris,
-        corsOrigins: b.cors_origins,
-        allowUriWildcards: b.allow_uri_wildcards,
-        skipConsent: b.skip_consent,
-        backchannelLogoutUri: b.backchannel_logout_uri,
-        resourceServer: b.resource_server,
-        requirePushedAuthorizationRequests: b.require_pushed_authorization_requests,
+        ...editableOf(b),
       });
       return result.ok ? ok(idpClientView(result.client)) : problem(result);
     },
