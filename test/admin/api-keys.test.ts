@@ -3,12 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { databaseKinds } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { PASSWORD } from '../support/accounts.js';
-import { nextPeriod, totpAccount, totpAt } from '../mfa/support.js';
-import { AdminClient, adminUrl, assertAdminError, ConsoleBrowser, newKey } from './support.js';
-import { setAdmin } from '../../src/flows/admin/users.js';
-import { cliSource } from '../../src/audit/recorder.js';
-import { findUserByEmail } from '../../src/store/users.js';
+import { AdminClient, adminUrl, assertAdminError, consoleAdmin, ConsoleBrowser, newKey } from './support.js';
 import { listAuditEvents } from '../../src/store/audit-events.js';
 
 // The admin API's own keys as a resource: any key lists them, only an
@@ -24,12 +19,7 @@ for (const { kind, skip } of await databaseKinds()) {
     before(async () => {
       server = await startTestServer(kind, { ADMIN_PORT: '0', ACCOUNT_EMAIL_VERIFICATION: 'optional' });
       base = await adminUrl(server);
-      const account = await totpAccount(server, 'browser');
-      const user = (await findUserByEmail(server.app.deps.db, account.email))!;
-      await setAdmin(server.app.deps, cliSource(server.clock.now()), user, true);
-      adminId = user.id;
-      console_ = new ConsoleBrowser(base);
-      await console_.signIn(account.email, PASSWORD, () => (nextPeriod(server), totpAt(server, account.secret)));
+      ({ console: console_, id: adminId } = await consoleAdmin(server, base));
     });
     after(() => server?.close());
 

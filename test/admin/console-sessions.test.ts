@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { databaseKinds } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
-import { PASSWORD } from '../support/accounts.js';
 import { nextPeriod, pendingSecondFactor, totpAccount, totpAt } from '../mfa/support.js';
-import { adminUrl, assertAdminError, ConsoleBrowser } from './support.js';
+import { adminUrl, assertAdminError, consoleAdmin, ConsoleBrowser } from './support.js';
 import { setAdmin } from '../../src/flows/admin/users.js';
 import { cliSource } from '../../src/audit/recorder.js';
 import { findUserByEmail } from '../../src/store/users.js';
@@ -23,12 +22,7 @@ for (const { kind, skip } of await databaseKinds()) {
     before(async () => {
       server = await startTestServer(kind, { ADMIN_PORT: '0', ACCOUNT_EMAIL_VERIFICATION: 'optional' });
       base = await adminUrl(server);
-      const account = await totpAccount(server, 'browser');
-      const user = (await findUserByEmail(server.app.deps.db, account.email))!;
-      await setAdmin(server.app.deps, cliSource(server.clock.now()), user, true);
-      admin = { email: account.email, secret: account.secret, id: user.id };
-      console_ = new ConsoleBrowser(base);
-      await console_.signIn(admin.email, PASSWORD, () => (nextPeriod(server), totpAt(server, admin.secret)));
+      ({ console: console_, ...admin } = await consoleAdmin(server, base));
     });
     after(async () => {
       await server?.close();

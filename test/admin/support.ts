@@ -2,6 +2,10 @@ import assert from 'node:assert/strict';
 import type { TestServer } from '../support/server.js';
 import { createAdminKey } from '../../src/flows/admin/api-keys.js';
 import { cliSource } from '../../src/audit/recorder.js';
+import { setAdmin } from '../../src/flows/admin/users.js';
+import { findUserByEmail } from '../../src/store/users.js';
+import { PASSWORD } from '../support/accounts.js';
+import { nextPeriod, totpAccount, totpAt } from '../mfa/support.js';
 
 // Clients of the admin API (ADMIN_PORT) of a test server: each with a key
 // made through the same flow as `headless-auth admin-keys create`.
@@ -92,4 +96,14 @@ export class ConsoleBrowser {
     const done = await this.request('POST', '/_service/browser/v1/auth/2fa/authenticate', { code: code() });
     assert.equal(done.status, 200, JSON.stringify(done.body));
   }
+}
+
+/** A user with TOTP given the admin role (as `users set-admin` does), signed in at the console's origin `base`. */
+export async function consoleAdmin(server: TestServer, base: string): Promise<{ email: string; secret: string; id: number; console: ConsoleBrowser }> {
+  const account = await totpAccount(server, 'browser');
+  const user = (await findUserByEmail(server.app.deps.db, account.email))!;
+  await setAdmin(server.app.deps, cliSource(server.clock.now()), user, true);
+  const browser = new ConsoleBrowser(base);
+  await browser.signIn(account.email, PASSWORD, () => (nextPeriod(server), totpAt(server, account.secret)));
+  return { email: account.email, secret: account.secret, id: user.id, console: browser };
 }

@@ -4,11 +4,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { databaseKinds } from '../support/databases.js';
 import { describeUnlessSkipped } from '../support/suites.js';
 import { PASSWORD, nthMail, uniqueEmail } from '../support/accounts.js';
-import { nextPeriod, pendingSecondFactor, totpAccount, totpAt } from '../mfa/support.js';
-import { AdminClient, adminUrl, ConsoleBrowser, newKey } from './support.js';
-import { setAdmin } from '../../src/flows/admin/users.js';
-import { cliSource } from '../../src/audit/recorder.js';
-import { findUserByEmail } from '../../src/store/users.js';
+import { nextPeriod, pendingSecondFactor, totpAt } from '../mfa/support.js';
+import { AdminClient, adminUrl, consoleAdmin, ConsoleBrowser, newKey } from './support.js';
 
 // What the console's user page reads beyond the plain resources: the
 // language a user last used, which of the administrator's own sessions is the
@@ -25,12 +22,7 @@ for (const { kind, skip } of await databaseKinds()) {
       server = await startTestServer(kind, { ADMIN_PORT: '0', ACCOUNT_EMAIL_VERIFICATION: 'optional' });
       base = await adminUrl(server);
       writer = new AdminClient(base, (await newKey(server, 'write')).secret);
-      const account = await totpAccount(server, 'browser');
-      const user = (await findUserByEmail(server.app.deps.db, account.email))!;
-      await setAdmin(server.app.deps, cliSource(server.clock.now()), user, true);
-      admin = { email: account.email, secret: account.secret, id: user.id };
-      console_ = new ConsoleBrowser(base);
-      await console_.signIn(admin.email, PASSWORD, () => (nextPeriod(server), totpAt(server, admin.secret)));
+      ({ console: console_, ...admin } = await consoleAdmin(server, base));
     });
     after(async () => {
       await server?.close();
