@@ -129,6 +129,7 @@ function CreateForm({ change, onMade }) {
     if (!result) return;
     if (result.http !== 201) return setErrors(errorsByParam(result.body));
     setName('');
+    setScope('read');
     setAt('');
     onMade({ key: result.body.data, secret: result.body.meta.key });
   }

@@ -22,7 +22,7 @@ async function webhookSettings() {
   const all = result.body.data.flatMap((group) => group.settings);
   const urls = all.find((s) => s.name === 'WEBHOOK_URLS');
   const attempts = all.find((s) => s.name === 'WEBHOOK_MAX_ATTEMPTS');
-  return { on: Boolean(urls?.set), urls: urls?.value ?? '', maxAttempts: attempts?.set ? attempts.value : '12' };
+  return { on: Boolean(urls?.set), urls: urls?.value ?? '', maxAttempts: attempts?.set ? Number(attempts.value) : 12 };
 }
 
 export function Webhooks({ query, change }) {
