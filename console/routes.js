@@ -6,6 +6,8 @@ import { Audit } from './screens/audit.js';
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
 import { UserCreate } from './screens/user-create.js';
+import { Webhooks } from './screens/webhooks.js';
+import { ApiKeys } from './screens/api-keys.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
@@ -13,4 +15,6 @@ export const routes = [
   { path: 'users/new', screen: UserCreate },
   { path: 'users/:id', screen: UserPage },
   { path: 'audit', nav: 'audit.nav', screen: Audit },
+  { path: 'webhooks', nav: 'webhooks.nav', screen: Webhooks },
+  { path: 'api-keys', nav: 'keys.nav', screen: ApiKeys },
 ];
