@@ -12,17 +12,19 @@ import { xUserJson } from '../social/fixtures/oauth1.js';
 import { allauthCopy, cliJson, sqlTime, type AllauthCopy } from './support.js';
 
 // A django-allauth site with the catalogue's providers configured (Facebook,
-// LinkedIn, Slack, Okta, Twitch, Spotify, X over OAuth 1.0a, Steam): its
+// LinkedIn, Slack, Okta, Twitch, Spotify, Drip, X over OAuth 1.0a, Steam): its
 // apps and social accounts in the reference's rows and extra_data shapes.
 // `headless-auth import allauth` brings them over and prints the apps as
 // SOCIALACCOUNT_PROVIDERS; a server started with those settings (plus what
 // the site's settings.py held at the provider level, Okta's base URL) lets
 // each person log in through the provider as before: the provider's uid
 // finds the imported account, no new user is made. X (OAuth 1.0a) and
-// Steam (OpenID 2.0) log in through their stand-ins the same way.
+// Steam (OpenID 2.0) log in through their stand-ins the same way. Drip's
+// uid in the reference is Python's per-process hash() of the address, which
+// nothing finds again: the import keys the account by the address instead.
 
 const fixture = (id: string): Fixture => JSON.parse(readFileSync(new URL(`../social/fixtures/${id}.json`, import.meta.url), 'utf8')) as Fixture;
-const OAUTH2 = ['facebook', 'linkedin_oauth2', 'slack', 'okta', 'twitch', 'spotify'].map(fixture);
+const OAUTH2 = ['facebook', 'linkedin_oauth2', 'slack', 'okta', 'twitch', 'spotify', 'drip'].map(fixture);
 // Who had which provider on the source site (auth_user ids of the allauth-65 fixture).
 const OWNERS: Record<string, { userId: number; username: string }> = {
   facebook: { userId: 1, username: 'alice' },
@@ -30,19 +32,25 @@ const OWNERS: Record<string, { userId: number; username: string }> = {
   slack: { userId: 3, username: 'carol' },
   okta: { userId: 4, username: 'dave' },
   twitch: { userId: 7, username: 'grace' },
+  drip: { userId: 13, username: 'root' },
   spotify: { userId: 9, username: 'ivan' },
   twitter: { userId: 10, username: 'judy' },
   steam: { userId: 11, username: 'kim' },
 };
 const X_ID = '1443489211209117697';
 const STEAM_ID = '76561197960435530';
+/** What the reference stored as a Drip uid: str(hash(email)) in the process that made the account. */
+const DRIP_HASH_UID = '-3528911260930417113';
 const CALLBACK_URL = 'http://localhost:3000/account/provider/callback';
 
 const sql = (value: unknown) => `'${(typeof value === 'string' ? value : JSON.stringify(value)).replaceAll("'", "''")}'`;
-/** extra_data as the reference stored it: the documented profile answer (for Slack and Okta, what the fixture expects). */
+/** extra_data as the reference stored it: the documented profile answer, or the user inside it (for Slack and Okta, what the fixture expects). */
 const storedExtra = (f: Fixture) => {
-  const expected = f.expect.extra_data as { $response?: number };
-  return expected && typeof expected === 'object' && expected.$response !== undefined ? f.calls[expected.$response]!.response : expected;
+  const expected = f.expect.extra_data as { $response?: number; unwrap?: string };
+  if (!(expected && typeof expected === 'object' && expected.$response !== undefined)) return expected;
+  let value: any = f.calls[expected.$response]!.response;
+  for (const key of expected.unwrap?.split('.') ?? []) value = value[key];
+  return value;
 };
 
 const consumers = new Map([['x-consumer-key', 'x-consumer-secret']]);
@@ -77,7 +85,7 @@ before(async () => {
     `('steam', 'Steam', '', 'steam-web-api-key', '', '', '{}')`,
   ];
   const accounts = [
-    ...OAUTH2.map((f) => [f.provider, f.expect.uid, storedExtra(f)] as const),
+    ...OAUTH2.map((f) => [f.provider, f.provider === 'drip' ? DRIP_HASH_UID : f.expect.uid, storedExtra(f)] as const),
     ['twitter', X_ID, JSON.parse(xUserJson(X_ID, 'judy_x', null))] as const,
     ['steam', STEAM_ID, { steamid: STEAM_ID, personaname: 'Kim', profileurl: `https://steamcommunity.com/profiles/${STEAM_ID}/` }] as const,
   ].map(([provider, uid, extra], i) => `(${20 + i}, '${provider}', ${sql(uid)}, ${at}, ${at}, ${OWNERS[provider]!.userId}, ${sql(extra)})`);
@@ -118,7 +126,7 @@ async function usersCount(): Promise<number> {
 
 describe('import from django-allauth: the catalogue\'s providers, then their logins', () => {
   it('brings every account over under its provider and prints the apps as SOCIALACCOUNT_PROVIDERS', async () => {
-    assert.deepEqual(summary.rows.social_accounts, { imported: 8, already_imported: 0, skipped: {} });
+    assert.deepEqual(summary.rows.social_accounts, { imported: 9, already_imported: 0, skipped: {} });
     assert.deepEqual(
       summary.social_providers.map((p: any) => [p.source, p.provider_id, p.type, p.accounts]),
       Object.keys(OWNERS).sort().map((id) => [id, id, id, 1]),
@@ -131,6 +139,7 @@ describe('import from django-allauth: the catalogue\'s providers, then their log
       owners.map((o) => [o.provider, o.username]),
       Object.keys(OWNERS).sort().map((id) => [id, OWNERS[id]!.username]),
     );
+    assert.equal(owners.find((o) => o.provider === 'drip')!.uid, 'john@acme.com', 'the address, not the hash');
   });
 
   for (const f of OAUTH2) {

@@ -91,15 +91,28 @@ async function importAccount(tx: Tx, account: SourceSocialAccount, userId: numbe
   if (userId === undefined) return 'user_not_imported';
   if (route.target === null) return route.skip!;
   if (account.extraData === null) return 'unreadable';
+  const uid = uidHere(account, route);
+  if (uid === null) return 'unreadable';
   const made = await insertSocialAccount(tx, {
     userId,
     provider: route.target,
-    uid: account.uid,
+    uid,
     extraData: account.extraData,
     now: account.dateJoined,
     lastLoginAt: account.lastLogin,
   });
   return made?.id ?? 'connected_here';
+}
+
+/**
+ * The account's uid as the provider here derives it. Drip's in the reference
+ * is Python's hash() of the address, different in every process, so no login
+ * could find the account again; here it is the address, from extra_data.
+ */
+function uidHere(account: SourceSocialAccount, route: ProviderRoute): string | null {
+  if (route.type !== 'drip') return account.uid;
+  const email = account.extraData?.email;
+  return typeof email === 'string' && email !== '' ? email : null;
 }
 
 /** The new token row's id, or why the token stays behind. */

@@ -18,6 +18,7 @@ import { coinbase } from './coinbase.js';
 import { dataporten } from './dataporten.js';
 import { daum } from './Daum.js';
 import { dingtalk } from './dingtalk.js';
+import { drip } from './drip.js';
 import { digitalocean } from './digitalocean.js';
 import { disqus } from './disqus.js';
 import { douban } from './douban.js';
@@ -120,6 +121,7 @@ export const oauth2Catalogue: readonly ProviderType[] = [
   dataporten,
   daum,
   dingtalk,
+  drip,
   digitalocean,
   disqus,
   douban,
