@@ -6,6 +6,7 @@ import { Audit } from './screens/audit.js';
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
 import { UserCreate } from './screens/user-create.js';
+import { Settings } from './screens/settings.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
@@ -13,4 +14,5 @@ export const routes = [
   { path: 'users/new', screen: UserCreate },
   { path: 'users/:id', screen: UserPage },
   { path: 'audit', nav: 'audit.nav', screen: Audit },
+  { path: 'settings', nav: 'settings.nav', screen: Settings },
 ];
