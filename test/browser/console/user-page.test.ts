@@ -437,7 +437,8 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
     assert.equal((await api.get(`/users/${id}`)).status, 200, 'cancelled: nothing deleted');
 
     await page.click('#delete-user');
-    // Focus starts in the dialog's input, so that typing goes there.
+    // Focus starts in the dialog's input, so that typing goes there (waited for: the dialog opens after the click returns).
+    await page.waitForSelector('#delete-typed:focus');
     await page.keyboard.type(target.email);
     assert.equal(await page.isDisabled('#delete-confirm'), false);
     await screenshots(page, 'user-delete');
