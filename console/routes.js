@@ -8,6 +8,7 @@ import { UserPage } from './screens/user.js';
 import { UserCreate } from './screens/user-create.js';
 import { Webhooks } from './screens/webhooks.js';
 import { ApiKeys } from './screens/api-keys.js';
+import { Settings } from './screens/settings.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
@@ -17,4 +18,5 @@ export const routes = [
   { path: 'audit', nav: 'audit.nav', screen: Audit },
   { path: 'webhooks', nav: 'webhooks.nav', screen: Webhooks },
   { path: 'api-keys', nav: 'keys.nav', screen: ApiKeys },
+  { path: 'settings', nav: 'settings.nav', screen: Settings },
 ];

@@ -13,7 +13,8 @@ export function currentPlace() {
 /** The hash of a path and query (empty values left out). */
 export function href(path, query = {}) {
   const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-  const text = search.toString();
+  // Commas stay readable (type=a,b): they need no escaping in a fragment.
+  const text = search.toString().replace(/%2C/gi, ',');
   return `#/${path}${text ? `?${text}` : ''}`;
 }
 

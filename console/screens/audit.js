@@ -1,4 +1,4 @@
-// The audit trail: GET /audit-events filtered by type, user, actor, outcome
+// The audit trail: GET /audit-events filtered by types, user, actor, outcome
 // and time, a page at a time, every filter and the page kept in the URL;
 // "Export CSV" downloads GET /audit-events/export with the same filters.
 import { useEffect, useState } from '../vendor/hooks.js';
@@ -6,6 +6,7 @@ import { API, call, errorText, read } from '../lib/api.js';
 import { nameOf, t, timeZone } from '../lib/i18n.js';
 import { href, navigate } from '../lib/router.js';
 import { Badge, html, Problem, Time } from '../lib/ui.js';
+import { TypePicker } from './audit-types.js';
 
 const PAGE = 50;
 const ACTORS = ['user', 'admin_console', 'admin_api', 'cli', 'registration'];
@@ -79,16 +80,10 @@ function Filters({ query, types }) {
     if (next.actor !== 'admin_api' && next.actor !== 'admin_console') next.actor_id = '';
     navigate('audit', next, { replace: true });
   };
-  const sorted = [...types].sort((a, b) => nameOf('event', a).localeCompare(nameOf('event', b)));
+  const chosen = (form.type ?? '').split(',').filter(Boolean);
   const withId = form.actor === 'admin_api' || form.actor === 'admin_console';
   return html`<form id="audit-filters" class="filters" onSubmit=${apply}>
-    <label>${t('audit.filter.type')}
-      <select id="filter-type" value=${form.type ?? ''} onChange=${set('type')}>
-        <option value="">${t('audit.any_type')}</option>
-        ${form.type && form.type.includes(',') && html`<option value=${form.type}>${form.type.split(',').map((x) => nameOf('event', x)).join(', ')}</option>`}
-        ${sorted.map((type) => html`<option value=${type}>${nameOf('event', type)}</option>`)}
-      </select>
-    </label>
+    <${TypePicker} types=${types} chosen=${chosen} onChange=${(list) => setForm({ ...form, type: list.join(',') })} />
     <label>${t('audit.filter.user')}
       <input id="filter-user" value=${form.user ?? ''} onInput=${set('user')} placeholder=${t('audit.filter.user_hint')} autocomplete="off" />
     </label>

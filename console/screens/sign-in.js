@@ -9,7 +9,7 @@ import { html, Problem } from '../lib/ui.js';
 import { cancelled, getAssertion, webauthnAvailable } from './onboarding-webauthn.js';
 
 /** Options from `url` (GET), the browser's prompt, the assertion POSTed back; the POST's answer, or an error text. */
-async function withKey(url) {
+export async function withKey(url) {
   const options = await call('GET', url);
   if (options.http !== 200) return { error: errorText(options.body) };
   try {

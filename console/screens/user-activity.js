@@ -32,8 +32,8 @@ export function SocialAccounts({ user, who, social, change, reload }) {
     <ul class="rows">
       ${social.map(
         (s) => html`<li data-social=${s.id}>
-          <span class="what">${nameOf('provider', s.provider)}: ${s.display ?? s.uid}</span>
-          <${ConfirmButton} label=${t('user.social.disconnect')} question=${t('user.social.disconnect_question', { provider: nameOf('provider', s.provider), account: s.display ?? s.uid, user: who })} onConfirm=${() => run('DELETE', `/social-accounts/${s.id}`, undefined, t('user.social.disconnected'))} />
+          <span class="what">${(s.provider_name ?? nameOf('provider', s.provider))}: ${s.display ?? s.uid}</span>
+          <${ConfirmButton} label=${t('user.social.disconnect')} question=${t('user.social.disconnect_question', { provider: (s.provider_name ?? nameOf('provider', s.provider)), account: s.display ?? s.uid, user: who })} onConfirm=${() => run('DELETE', `/social-accounts/${s.id}`, undefined, t('user.social.disconnected'))} />
         </li>`,
       )}
     </ul>

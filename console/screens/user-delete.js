@@ -1,11 +1,11 @@
 // Deleting a user for good, behind a dialog that names them and asks for
 // their address (or username) typed out, so that a slip of the mouse on the
-// wrong page deletes nobody; then back to the list.
+// wrong page deletes nobody; then back to the list the operator came from.
 import { useState } from '../vendor/hooks.js';
 import { API, errorText } from '../lib/api.js';
 import { t } from '../lib/i18n.js';
-import { navigate } from '../lib/router.js';
 import { Button, Dialog, html, Problem } from '../lib/ui.js';
+import { usersListHref } from './users.js';
 
 /** "To confirm, type <strong>ada@example.com</strong>", the text set apart wherever the language puts it. */
 function typePrompt(text) {
@@ -28,7 +28,8 @@ export function DeleteUser({ user, who, change }) {
     const result = await change('DELETE', `${API}/users/${user.id}`);
     if (!result) return;
     if (result.http >= 400) return setError(errorText(result.body));
-    navigate('users');
+    // Back to the list as it was left (its search, filters and page).
+    location.hash = usersListHref();
   }
   return html`<section id="delete">
     <h2>${t('user.delete.heading')}</h2>

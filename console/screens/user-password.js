@@ -1,15 +1,17 @@
 // Setting a user's password (ending their sessions unless kept), or mailing
-// them a link to choose one themselves.
+// them a link to choose one themselves: a reset link, or for a user who has
+// no password yet the invitation (again, when one was sent before).
 import { useState } from '../vendor/hooks.js';
 import { t } from '../lib/i18n.js';
 import { Button, html } from '../lib/ui.js';
 import { describedBy, FieldError, Outcome, useSectionWrite } from './user-fields.js';
 
-export function Password({ user, change, reload }) {
+export function Password({ user, change, reload, invited }) {
   const [password, setPassword] = useState('');
   const [keep, setKeep] = useState(false);
   const { run, notice, errors } = useSectionWrite(user.id, change, reload);
   const reset = useSectionWrite(user.id, change, reload);
+  const invitation = useSectionWrite(user.id, change, reload);
   async function set() {
     const result = await run('POST', '/password', { password, keep_sessions: keep }, (data) => t('user.password.set_done', { ended: data.sessions_ended }));
     if (result && result.http < 400) setPassword('');
@@ -30,5 +32,12 @@ export function Password({ user, change, reload }) {
       <${Button} id="send-reset" onClick=${() => reset.run('POST', '/password-reset', undefined, t('user.reset_sent'))}>${t('user.send_reset')}<//>
     </div>
     <${Outcome} id="reset" notice=${reset.notice} errors=${reset.errors} />
+    ${!user.has_usable_password &&
+    user.email &&
+    html`<p class="muted" id="invitation-intro">${t('user.invitation.intro', { email: user.email })}</p>
+      <div class="actions">
+        <${Button} id="send-invitation" busyLabel=${t('busy')} onClick=${() => invitation.run('POST', '/invitation', undefined, (data) => t('user.invitation.sent', { email: data.email }))}>${t(invited ? 'user.invitation.send_again' : 'user.invitation.send')}<//>
+      </div>
+      <${Outcome} id="invitation" notice=${invitation.notice} errors=${invitation.errors} />`}
   </section>`;
 }

@@ -15,6 +15,7 @@ import { Password } from './user-password.js';
 import { Sessions } from './user-sessions.js';
 import { Events, Factors, SocialAccounts } from './user-activity.js';
 import { DeleteUser } from './user-delete.js';
+import { usersListHref } from './users.js';
 
 const languageNames = new Intl.DisplayNames([pageLanguage], { type: 'language' });
 /** A language code as the page's language names it ("fr" → "French"). */
@@ -48,14 +49,14 @@ export function UserPage({ params, change }) {
   const who = user.email ?? user.username ?? t('user.fallback', { id: user.id });
   const props = { user, who, change, reload: load };
   return html`<div id="user-page" data-user=${user.id}>
-    <p><a href="#/users">${t('user.back')}</a></p>
+    <p><a id="back-to-list" href=${usersListHref()}>${t('user.back')}</a></p>
     <${Account} ...${props} />
     <div class="user-columns">
       <div>
         <${ProfileForm} key=${`profile-${user.id}`} user=${user} fields=${fields} change=${change} onSaved=${load} />
         <${Addresses} ...${props} />
         <${Phone} ...${props} />
-        <${Password} ...${props} />
+        <${Password} ...${props} invited=${events.some((e) => e.type === 'account.invited')} />
       </div>
       <div>
         <${Sessions} ...${props} sessions=${sessions} />

@@ -66,7 +66,11 @@ for (const { kind, skip } of await databaseKinds()) {
       const user = (await writer.post('/users', { email: uniqueEmail('social') })).body.data;
       const account = await insertSocialAccount(server.app.deps.db, { userId: user.id, provider: 'github', uid: `uid-${user.id}`, extraData: { login: 'octo' }, now: Date.now() });
       assert.ok(account);
-      assert.deepEqual((await writer.get(`/users/${user.id}/social-accounts`)).body.data, [{ id: account.id, provider: 'github', uid: `uid-${user.id}`, display: 'octo' }]);
+      assert.deepEqual((await writer.get(`/users/${user.id}/social-accounts`)).body.data, [{ id: account.id, provider: 'github', provider_name: 'GitHub', uid: `uid-${user.id}`, display: 'octo' }]);
+      // An id of no configured app and no provider type has no name to give.
+      const unknown = await insertSocialAccount(server.app.deps.db, { userId: user.id, provider: 'gone-sso', uid: `gone-${user.id}`, extraData: {}, now: Date.now() });
+      assert.deepEqual((await writer.get(`/users/${user.id}/social-accounts`)).body.data[1], { id: unknown!.id, provider: 'gone-sso', provider_name: null, uid: `gone-${user.id}` });
+      assert.equal((await writer.delete(`/users/${user.id}/social-accounts/${unknown!.id}`)).body.data.provider_name, null);
       const gone = await writer.delete(`/users/${user.id}/social-accounts/${account.id}`);
       assert.equal(gone.body.data.disconnected, true);
       assert.deepEqual((await writer.get(`/users/${user.id}/social-accounts`)).body.data, []);

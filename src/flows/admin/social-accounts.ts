@@ -2,9 +2,20 @@ import type { User } from '../../domain/user.js';
 import { deleteSocialAccount, listUserSocialAccounts, type SocialAccount } from '../../store/social-accounts.js';
 import { recordEvent, type AuditSource } from '../../audit/recorder.js';
 import type { AdminDeps } from './webhooks.js';
+import { findApp } from '../../social/apps.js';
+import { providerType } from '../../social/providers/index.js';
 
 // A user's connected provider accounts, as an administrator sees and
 // removes them (a compromised provider account, a wrong link).
+
+/**
+ * What people call the provider an account is stored under: its configured
+ * app's name (SOCIALACCOUNT_PROVIDERS, else its type's), else the name of the
+ * provider type of that id (an app since removed); null for neither.
+ */
+export function providerName(deps: AdminDeps, id: string): string | null {
+  return findApp(deps.config.social.apps, id)?.name || providerType(id)?.name || null;
+}
 
 export function socialAccountsOf(deps: AdminDeps, userId: number): Promise<SocialAccount[]> {
   return listUserSocialAccounts(deps.db, userId);

@@ -67,7 +67,7 @@ export const AdminAuthenticator = Type.Object(
 );
 
 export const AdminSocialAccount = Type.Object(
-  { id: Type.Integer(), provider: Type.String(), uid: Type.String(), display: Type.Optional(Type.String({ description: 'What the provider calls the account (its address or login), when it said.' })) },
+  { id: Type.Integer(), provider: Type.String(), provider_name: Type.Union([Type.String(), Type.Null()], { description: 'What people call the provider: the configured app’s name, else its provider type’s; null when neither is known.' }), uid: Type.String(), display: Type.Optional(Type.String({ description: 'What the provider calls the account (its address or login), when it said.' })) },
   { $id: 'AdminSocialAccount' },
 );
 

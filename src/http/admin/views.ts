@@ -73,10 +73,10 @@ export function authenticatorView(a: AuthenticatorView) {
   };
 }
 
-export function socialAccountView(account: SocialAccount) {
+export function socialAccountView(account: SocialAccount, providerName: string | null) {
   const extra = account.extraData;
   const display = [extra.email, extra.login, extra.name, extra.preferred_username].find((v): v is string => typeof v === 'string');
-  return { id: account.id, provider: account.provider, uid: account.uid, ...(display ? { display } : {}) };
+  return { id: account.id, provider: account.provider, provider_name: providerName, uid: account.uid, ...(display ? { display } : {}) };
 }
 
 export function eventView(event: AuditEventRecord) {

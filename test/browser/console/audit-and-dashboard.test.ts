@@ -117,7 +117,9 @@ describeUnlessSkipped('console dashboard and audit trail in Chromium', browserSk
     await screenshots(p, 'audit-list');
 
     // Failed sign-ins of Carol, by her address.
-    await p.selectOption('#filter-type', 'login.failed');
+    await p.click('#filter-type summary');
+    await p.check('#filter-type input[value="login.failed"]');
+    assert.equal(await p.textContent('#filter-type summary'), 'Sign-in failed');
     await p.fill('#filter-user', carol.email);
     await p.selectOption('#filter-outcome', 'failure');
     await p.click('#filter-apply');
@@ -137,6 +139,32 @@ describeUnlessSkipped('console dashboard and audit trail in Chromium', browserSk
     assert.equal(csv[0], 'id,event_id,occurred_at,type,user_id,outcome,actor,actor_id,ip,user_agent,detail');
     assert.equal(csv.length, 3);
     assert.ok(csv.slice(1).every((line) => line.split(',')[3] === 'login.failed' && line.split(',')[4] === String(carol.id)));
+
+    // Several types at once, ticked in their groups: her failures and her signup, the list in the URL.
+    await p.selectOption('#filter-outcome', '');
+    await p.check('#filter-type fieldset[data-group="sign_in"] input[value="signup"]');
+    assert.equal(await p.textContent('#filter-type summary'), 'Sign-in failed, Signed up');
+    await screenshots(p, 'audit-types-open');
+    await p.click('#filter-apply');
+    await p.waitForFunction(() => document.querySelectorAll('#audit-events tbody tr').length === 3);
+    assert.deepEqual((await p.locator('#audit-events tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type')))).sort(), ['login.failed', 'login.failed', 'signup']);
+    assert.match(p.url(), /[?&]type=login\.failed,signup(&|$)/);
+    await p.reload();
+    await p.waitForFunction(() => document.querySelectorAll('#audit-events tbody tr').length === 3);
+    assert.equal(await p.isChecked('#filter-type input[value="signup"]'), true);
+    assert.equal(await p.isChecked('#filter-type input[value="login.failed"]'), true);
+    assert.equal(await p.isChecked('#filter-type input[value="login.succeeded"]'), false);
+    assert.equal(await p.textContent('#filter-type summary'), 'Sign-in failed, Signed up');
+    // A third makes the closed filter count them; "Any event" unticks every one.
+    await p.click('#filter-type summary');
+    await p.check('#filter-type input[value="login.succeeded"]');
+    assert.equal(await p.textContent('#filter-type summary'), '3 events');
+    await p.click('#filter-type-any');
+    assert.equal(await p.locator('#filter-type input:checked').count(), 0);
+    assert.equal(await p.textContent('#filter-type summary'), 'Any event');
+    await p.click('#filter-type summary');
+    await p.goto(`${suite.consoleUrl}#/audit?type=login.failed&user=${encodeURIComponent(carol.email)}`);
+    await p.waitForFunction(() => document.querySelectorAll('#audit-events tbody tr').length === 2);
 
     // The user is a link to their page.
     await p.click(`#audit-events tbody tr:first-child a.user`);

@@ -114,9 +114,12 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
     assert.equal((await api.put(`/users/${id}/phone`, { phone: '+14155552600', verified: true })).status, 200);
     assert.equal((await api.patch(`/users/${id}`, { username: uniqueUsername('rich'), first_name: 'Grace', last_name: 'Hopper', profile: { company: 'Navy', plan: 'team' } })).status, 200);
     await insertSocialAccount(db(), { userId: id, provider: 'github', uid: '583231', extraData: { login: 'ghopper' }, now: suite.server.clock.now() });
+    await insertSocialAccount(db(), { userId: id, provider: 'gone-sso', uid: 'g-77', extraData: {}, now: suite.server.clock.now() });
     await open(id);
     assert.match((await page.textContent('#phone'))!, /\+14155552600/);
-    assert.match((await page.textContent('#social'))!, /github: ghopper/);
+    // Providers by the name people know (the provider catalogue's); an id of no known provider as it is.
+    assert.match((await page.textContent('#social'))!, /GitHub: ghopper/);
+    assert.match((await page.textContent('#social'))!, /gone-sso: g-77/);
     assert.equal(await page.locator('#authenticators tr[data-authenticator="totp"]').count(), 1);
     assert.equal(await page.textContent('#user-language'), 'French');
     // Every time says its zone.
@@ -358,7 +361,7 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
     const account = (await insertSocialAccount(db(), { userId: id, provider: 'github', uid: `gh-${id}`, extraData: { login: `octo${id}` }, now: suite.server.clock.now() }))!;
     await open(id);
     await page.locator(`#social li[data-social="${account.id}"] button`).click();
-    assert.match((await page.textContent('#confirm-question'))!, new RegExp(`github account octo${id}`));
+    assert.match((await page.textContent('#confirm-question'))!, new RegExp(`GitHub account octo${id}`));
     assert.match((await page.textContent('#confirm-question'))!, escaped(target.email));
     await confirm('#social-notice');
     await page.waitForSelector(`#social li[data-social="${account.id}"]`, { state: 'detached' });
@@ -434,7 +437,8 @@ describeUnlessSkipped('the console user page in Chromium', browserSkipReason(), 
     assert.equal((await api.get(`/users/${id}`)).status, 200, 'cancelled: nothing deleted');
 
     await page.click('#delete-user');
-    // Focus starts in the dialog's input, so that typing goes there.
+    // Focus starts in the dialog's input, so that typing goes there (waited for: the dialog opens after the click returns).
+    await page.waitForSelector('#delete-typed:focus');
     await page.keyboard.type(target.email);
     assert.equal(await page.isDisabled('#delete-confirm'), false);
     await screenshots(page, 'user-delete');

@@ -96,6 +96,14 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
     await showing(page, [ids[1]!, ids[3]!, ids[5]!]);
     assert.equal(await page.evaluate(() => location.hash), listHash);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('console:users-list')), listHash);
+    // The user page's own way back returns to that place too, not to the bare list.
+    await page.click(`tr[data-user="${ids[5]}"] a`);
+    await page.waitForSelector(`#user-page[data-user="${ids[5]}"]`);
+    assert.equal(await page.getAttribute('#back-to-list', 'href'), listHash);
+    await page.click('#back-to-list');
+    await showing(page, [ids[1]!, ids[3]!, ids[5]!]);
+    assert.equal(await page.evaluate(() => location.hash), listHash);
+    assert.equal(await page.inputValue('#filter-verified'), 'false');
     await page.close();
   });
 
@@ -228,6 +236,42 @@ describeUnlessSkipped('console users in Chromium', browserSkipReason(), () => {
     assert.equal(reset.status, 401, JSON.stringify(reset.body));
     const login = await suite.server.client('app').post('/auth/login', { email, password: 'chosen by the invitee' });
     assert.equal(login.status, 200, JSON.stringify(login.body));
+    await page.close();
+  });
+
+  it('sends the invitation again from the page of a user without a password, and shows a refusal by the button', async () => {
+    const email = uniqueEmail('reinvite');
+    const made = await api.post('/users', { email, invite: true });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.equal(made.body.meta.invitation, 'sent');
+    const id = made.body.data.id;
+    await nthMail(suite.server.mail, email, 1);
+    const page = await suite.signedInPage();
+    await page.goto(`${suite.consoleUrl}#/users/${id}`);
+    await page.waitForSelector('#send-invitation');
+    // One was sent when the user was made: the button says "again".
+    assert.equal(await page.textContent('#send-invitation'), 'Send the invitation again');
+    assert.match((await page.textContent('#invitation-intro'))!, new RegExp(email.replace(/[.+]/g, '\\$&')));
+    await page.click('#send-invitation');
+    await afterReauthentication(page, '#invitation-notice');
+    assert.equal(await page.textContent('#invitation-notice'), `Invitation sent to ${email}.`);
+    const mail = await nthMail(suite.server.mail, email, 2);
+    assert.match(mail.subject, /account is ready/);
+    await screenshots(page, 'user-invitation-sent');
+
+    // The address removed meanwhile (the page still shows it): the 409 shows by the button, nothing is sent.
+    assert.equal((await api.delete(`/users/${id}/email-addresses/${encodeURIComponent(email)}`)).status, 200);
+    await page.click('#send-invitation');
+    await afterReauthentication(page, '#invitation-error');
+    assert.match((await page.textContent('#invitation-error'))!, /address/i);
+    assert.equal(await page.$('#invitation-notice'), null);
+    await screenshots(page, 'user-invitation-refused');
+
+    // A user with a password is offered no invitation.
+    const withPassword = await api.post('/users', { email: uniqueEmail('haspw'), password: 'a sturdy long passphrase' });
+    await page.goto(`${suite.consoleUrl}#/users/${withPassword.body.data.id}`);
+    await page.waitForSelector(`#user-page[data-user="${withPassword.body.data.id}"]`);
+    assert.equal(await page.$('#send-invitation'), null);
     await page.close();
   });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { disconnectSocialAccount, socialAccountsOf } from '../../../flows/admin/social-accounts.js';
+import { disconnectSocialAccount, providerName, socialAccountsOf } from '../../../flows/admin/social-accounts.js';
 import { ok, refused, userEndpoint } from '../endpoint.js';
 import { socialAccountView } from '../views.js';
 import { envelope, responses } from '../schemas.js';
@@ -15,10 +15,10 @@ export const socialAccounts = [
     path: '/users/:id/social-accounts',
     tags,
     summary: "A user's provider accounts",
-    description: `Provider and uid, oldest first. 404 \`not_found\`. ${COMMON_ERRORS}`,
+    description: `Provider (its id, and \`provider_name\`: the configured app's name, else the provider type's) and uid, oldest first. 404 \`not_found\`. ${COMMON_ERRORS}`,
     params: UserParams,
     response: responses({ 200: envelope(Type.Array(Type.Ref('AdminSocialAccount'))) }),
-    run: async (deps, _call, _input, user) => ok((await socialAccountsOf(deps, user.id)).map(socialAccountView)),
+    run: async (deps, _call, _input, user) => ok((await socialAccountsOf(deps, user.id)).map((account) => socialAccountView(account, providerName(deps, account.provider)))),
   }),
   userEndpoint({
     method: 'DELETE',
@@ -29,7 +29,7 @@ export const socialAccounts = [
     params: Type.Object({ id: Id, account: Id }),
     run: async (deps, call, { params }, user) => {
       const removed = await disconnectSocialAccount(deps, call.source(), user, Number(params.account));
-      return removed ? ok({ ...socialAccountView(removed), disconnected: true }) : refused(404, 'not_found', 'account');
+      return removed ? ok({ ...socialAccountView(removed, providerName(deps, removed.provider)), disconnected: true }) : refused(404, 'not_found', 'account');
     },
   }),
 ];
