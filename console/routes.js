@@ -6,6 +6,10 @@ import { Audit } from './screens/audit.js';
 import { Users } from './screens/users.js';
 import { UserPage } from './screens/user.js';
 import { UserCreate } from './screens/user-create.js';
+import { Clients } from './screens/clients.js';
+import { ClientCreate } from './screens/client-create.js';
+import { ClientPage } from './screens/client.js';
+import { RegistrationTokens } from './screens/registration-tokens.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
@@ -13,4 +17,8 @@ export const routes = [
   { path: 'users/new', screen: UserCreate },
   { path: 'users/:id', screen: UserPage },
   { path: 'audit', nav: 'audit.nav', screen: Audit },
+  { path: 'clients', nav: 'clients.nav', screen: Clients },
+  { path: 'clients/new', screen: ClientCreate },
+  { path: 'clients/registration-tokens', screen: RegistrationTokens },
+  { path: 'clients/:id', screen: ClientPage },
 ];
