@@ -93,14 +93,6 @@ export function ClientFields({ held, set, errors, prefix }) {
   const toggle = (values, value, on) => (on ? [...values.filter((v) => v !== value), value] : values.filter((v) => v !== value));
   return html`
     <fieldset>
-      <legend>${t('clients.group.redirects')}</legend>
-      ${list('redirect_uris')}
-      ${list('post_logout_redirect_uris')}
-      ${list('cors_origins')}
-      ${flag('allow_uri_wildcards')}
-      ${text('backchannel_logout_uri', { type: 'url', hint: t('clients.help.backchannel_logout_uri') })}
-    </fieldset>
-    <fieldset>
       <legend>${t('clients.group.grants')}</legend>
       <fieldset class="choices-list" id=${`${prefix}-grant_types`} ...${grants.attributes}>
         <legend>${t('clients.field.grant_types')}</legend>
@@ -121,6 +113,14 @@ export function ClientFields({ held, set, errors, prefix }) {
       </details>
       ${text('scopes', { hint: t('clients.help.scopes') })}
       ${text('default_scopes', { hint: t('clients.help.default_scopes') })}
+    </fieldset>
+    <fieldset>
+      <legend>${t('clients.group.redirects')}</legend>
+      ${list('redirect_uris')}
+      ${list('post_logout_redirect_uris')}
+      ${list('cors_origins')}
+      ${flag('allow_uri_wildcards')}
+      ${text('backchannel_logout_uri', { type: 'url', hint: t('clients.help.backchannel_logout_uri') })}
     </fieldset>
     <fieldset>
       <legend>${t('clients.group.options')}</legend>

@@ -87,7 +87,7 @@ function MakeToken({ change, onMade }) {
   const uses = fieldError(errors, 'token', 'uses');
   return html`<section id="make-token">
     <h2>${t('clients.tokens.make_title')}</h2>
-    ${made && html`<${ShownOnce} id="made-token" label=${t('clients.tokens.made')} value=${made} />`}
+    ${made && html`<${ShownOnce} id="made-token" label=${t('clients.tokens.made')} value=${made} warning=${t('clients.tokens.shown_once')} />`}
     <form class="token-form" id="token-form" novalidate onSubmit=${(e) => e.preventDefault()}>
       <label>${t('clients.tokens.expires_in')}
         <span class="inline">

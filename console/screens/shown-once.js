@@ -1,11 +1,12 @@
 // A secret the server shows in one answer only (a client secret, an initial
-// access token): read-only text to select, a copy button, and the warning
-// that it cannot be shown again (only its hash is kept).
+// access token): read-only text that wraps (all of it shows on a phone), a
+// copy button, and the warning that it cannot be shown again (only its hash
+// is kept).
 import { useState } from '../vendor/hooks.js';
 import { t } from '../lib/i18n.js';
 import { html, Notice } from '../lib/ui.js';
 
-export function ShownOnce({ id, label, value }) {
+export function ShownOnce({ id, label, value, warning = t('clients.shown_once') }) {
   const [copied, setCopied] = useState('');
   async function copy() {
     try {
@@ -20,10 +21,10 @@ export function ShownOnce({ id, label, value }) {
   return html`<div class="shown-once">
     <label for=${id}>${label}</label>
     <div class="inline">
-      <input id=${id} class="secret" readonly value=${value} spellcheck="false" onFocus=${(e) => e.target.select()} />
+      <textarea id=${id} class="secret" readonly rows="1" spellcheck="false" value=${value} onFocus=${(e) => e.target.select()}></textarea>
       <button type="button" id=${`${id}-copy`} onClick=${copy}>${t('clients.copy')}</button>
     </div>
-    <p class="warning">${t('clients.shown_once')}</p>
+    <p class="warning">${warning}</p>
     <${Notice} id=${`${id}-copied`} text=${copied} />
   </div>`;
 }

@@ -234,6 +234,7 @@ describeUnlessSkipped('console OpenID clients in Chromium', browserSkipReason(),
     await page.click('#token-submit');
     await page.waitForSelector('#made-token');
     const token = await page.inputValue('#made-token');
+    await screenshots(page, 'clients-registration-token-made');
     await page.waitForSelector('#tokens-table tbody tr');
     const [listed] = (await api.get('/idp/initial-access-tokens')).body.data;
     assert.equal(listed.uses_left, 1);
