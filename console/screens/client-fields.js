@@ -106,7 +106,7 @@ export function ClientFields({ held, set, errors, prefix }) {
         <fieldset id=${`${prefix}-response_types`} ...${responses.attributes}>
           <legend class="visually-hidden">${t('clients.field.response_types')}</legend>
           ${RESPONSE_TYPES.map(
-            (r) => html`<label class="check"><input type="checkbox" name="response_types" value=${r} checked=${responseTypes.includes(r)} onChange=${(e) => set('response_types', toggle(responseTypes, r, e.target.checked))} /> ${nameOf('response_type', r)} <code class="muted">${r}</code></label>`,
+            (r) => html`<label class="check"><input type="checkbox" name="response_types" value=${r} checked=${responseTypes.includes(r)} onChange=${(e) => set('response_types', toggle(responseTypes, r, e.target.checked))} /> <span>${nameOf('response_type', r)} <code class="muted small">${r}</code></span></label>`,
           )}
         </fieldset>
         ${responses.shown}

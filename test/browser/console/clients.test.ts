@@ -125,6 +125,7 @@ describeUnlessSkipped('console OpenID clients in Chromium', browserSkipReason(),
     await page.fill('#edit-backchannel_logout_uri', 'ftp://billing.example.com/logout');
     await page.click('#edit-save');
     await afterReauthentication(page, '#edit-backchannel_logout_uri-error');
+    await screenshots(page, 'client-edit-errors');
     assert.equal((await api.get(`/idp/clients/${id}`)).body.data.name, 'Billing', 'a refused edit changes nothing');
     await page.fill('#edit-backchannel_logout_uri', '');
     await page.click('#edit-save');
@@ -196,6 +197,7 @@ describeUnlessSkipped('console OpenID clients in Chromium', browserSkipReason(),
     await page.click('#confirm-yes');
     await afterReauthentication(page, '#keys-notice');
     assert.match((await page.textContent('#client-keys-shown'))!, new RegExp(second.jwk.kid));
+    await screenshots(page, 'client-page-keys');
     await assert.rejects(tokenWith('batch-jobs', first), 'the replaced key is refused');
     assert.equal((await tokenWith('batch-jobs', second)).scope, 'read');
 
