@@ -9,6 +9,10 @@ import { UserCreate } from './screens/user-create.js';
 import { Webhooks } from './screens/webhooks.js';
 import { ApiKeys } from './screens/api-keys.js';
 import { Settings } from './screens/settings.js';
+import { Clients } from './screens/clients.js';
+import { ClientCreate } from './screens/client-create.js';
+import { ClientPage } from './screens/client.js';
+import { RegistrationTokens } from './screens/registration-tokens.js';
 
 export const routes = [
   { path: 'dashboard', nav: 'dashboard.nav', screen: Dashboard },
@@ -18,5 +22,9 @@ export const routes = [
   { path: 'audit', nav: 'audit.nav', screen: Audit },
   { path: 'webhooks', nav: 'webhooks.nav', screen: Webhooks },
   { path: 'api-keys', nav: 'keys.nav', screen: ApiKeys },
+  { path: 'clients', nav: 'clients.nav', screen: Clients },
+  { path: 'clients/new', screen: ClientCreate },
+  { path: 'clients/registration-tokens', screen: RegistrationTokens },
+  { path: 'clients/:id', screen: ClientPage },
   { path: 'settings', nav: 'settings.nav', screen: Settings },
 ];
