@@ -98,7 +98,7 @@ function App() {
     <header>
       <a class="home" href=${href(home)}><${Brand} /> ${t('header.title')}</a>
       <${Nav} path=${place.path} />
-      <span class="me">${me.display} <button id="sign-out" onClick=${signOut}>${t('sign_out')}</button></span>
+      <span class="me"><span class="who" title=${me.display}>${me.display}</span> <button id="sign-out" onClick=${signOut}>${t('sign_out')}</button></span>
     </header>
     <main>
       ${reauth && html`<${Reauthenticate} request=${reauth} onDone=${(ok) => reauth.resolve(ok)} />`}
