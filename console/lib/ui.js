@@ -36,6 +36,17 @@ export function Button({ onClick, children, busyLabel, disabled, type = 'button'
  */
 export function Dialog({ id, title, children, onClose }) {
   const ref = useRef(null);
+  // The dialog is removed rather than closed, so the browser does not give
+  // focus back by itself: closed first (the page behind a modal one takes no
+  // focus), the element that opened it gets it again.
+  useEffect(() => {
+    const opener = document.activeElement;
+    const dialog = ref.current;
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog.open) dialog.showModal();
@@ -52,7 +63,8 @@ export function Dialog({ id, title, children, onClose }) {
 /**
  * A destructive action behind a confirmation: the dialog says what happens
  * (`question`, which names the user, key or client concerned), and only its
- * confirm button runs `onConfirm`, busy until it is done.
+ * confirm button runs `onConfirm`, busy until it is done. It opens on
+ * Cancel, so that a stray Enter destroys nothing.
  */
 export function ConfirmButton({ id, label, question, confirmLabel, onConfirm, className = 'danger', disabled }) {
   const [open, setOpen] = useState(false);
@@ -65,7 +77,7 @@ export function ConfirmButton({ id, label, question, confirmLabel, onConfirm, cl
           await onConfirm();
           setOpen(false);
         }}>${confirmLabel ?? label}<//>
-        <button type="button" id="confirm-no" onClick=${() => setOpen(false)}>${t('cancel')}</button>
+        <button type="button" id="confirm-no" autofocus onClick=${() => setOpen(false)}>${t('cancel')}</button>
       </div>
     <//>`}`;
 }

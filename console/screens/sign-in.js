@@ -1,7 +1,7 @@
 // Sign-in: the browser login mounted on the admin listener, password first,
 // then the second factor the admin role asks for (a code, or a security key
 // when the account has one); or a passkey alone when MFA_PASSKEY_LOGIN_ENABLED.
-import { useEffect, useState } from '../vendor/hooks.js';
+import { useEffect, useRef, useState } from '../vendor/hooks.js';
 import { AUTH, call, errorText } from '../lib/api.js';
 import { Brand } from '../lib/brand.js';
 import { t } from '../lib/i18n.js';
@@ -79,6 +79,9 @@ export function SecondFactor({ types, onSignedIn }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const byKey = types.includes('webauthn') && webauthnAvailable();
+  // The password form is gone: the keyboard goes on where the next step is.
+  const first = useRef(null);
+  useEffect(() => first.current?.focus(), []);
 
   async function submitCode(event) {
     event.preventDefault();
@@ -101,12 +104,12 @@ export function SecondFactor({ types, onSignedIn }) {
     ${byKey &&
     html`<div class="stack">
       <p>${t('onboarding.sign_in.key_prompt')}</p>
-      <button type="button" class="primary" id="use-key" disabled=${busy} aria-busy=${busy ? 'true' : undefined} onClick=${key}>${t('onboarding.sign_in.use_key')}</button>
+      <button type="button" class="primary" id="use-key" ref=${byKey ? first : undefined} disabled=${busy} aria-busy=${busy ? 'true' : undefined} onClick=${key}>${t('onboarding.sign_in.use_key')}</button>
       <p class="muted or">${t('onboarding.sign_in.or_code')}</p>
     </div>`}
     <form class="stack" onSubmit=${submitCode}>
       ${!byKey && html`<p>${t('sign_in.code_prompt')}</p>`}
-      <label>${t('sign_in.code')} <input name="code" id="code" autocomplete="one-time-code" inputmode="numeric" required /></label>
+      <label>${t('sign_in.code')} <input name="code" id="code" ref=${byKey ? undefined : first} autocomplete="one-time-code" inputmode="numeric" required /></label>
       <button class=${byKey ? '' : 'primary'} id="code-submit" disabled=${busy} aria-busy=${busy ? 'true' : undefined}>${t('sign_in.continue')}</button>
     </form>
     <${Problem} id="sign-in-error" text=${error} />

@@ -1,12 +1,11 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
 import { browserSkipReason } from '../../support/browser.js';
 import { describeUnlessSkipped } from '../../support/suites.js';
 import { freePort } from '../../support/process-server.js';
 import { PASSWORD, uniqueEmail } from '../../support/accounts.js';
 import { verifiedAccount } from '../../mfa/support.js';
-import { screenshots, startConsole, type ConsoleSuite } from './support.js';
+import { pageWithAuthenticator, screenshots, startConsole, type ConsoleSuite } from './support.js';
 import { createAccount, setAdmin } from '../../../src/flows/admin/users.js';
 import { cliSource } from '../../../src/audit/recorder.js';
 import { findUserByEmail, findUserById } from '../../../src/store/users.js';
@@ -28,17 +27,7 @@ describeUnlessSkipped('console reauthentication with a security key in Chromium'
   });
   after(async () => suite?.close());
 
-  /** A browser of its own with a virtual authenticator (a key that verifies its user and is always touched). */
-  async function withAuthenticator(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'usb', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    });
-    return { context, page };
-  }
+  const withAuthenticator = () => pageWithAuthenticator(suite.browser);
 
   it('offers the key to an administrator who has only a security key, and the key confirms the write', async () => {
     const { server } = suite;

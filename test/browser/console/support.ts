@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { launchBrowser } from '../../support/browser.js';
 import { PASSWORD } from '../../support/accounts.js';
@@ -101,4 +101,16 @@ export async function afterReauthentication(page: Page, selector: string): Promi
   await page.fill('#reauth-password', PASSWORD);
   await page.click('#reauth-submit');
   await page.waitForSelector(selector);
+}
+
+/** A browser context of its own with a virtual security key that verifies its user and is always touched. */
+export async function pageWithAuthenticator(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 900 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'usb', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { context, page };
 }
