@@ -6,6 +6,7 @@ import { useEffect, useState } from '../vendor/hooks.js';
 import { API, call, errorsByParam, errorText } from '../lib/api.js';
 import { t, timeZone } from '../lib/i18n.js';
 import { Badge, Button, ConfirmButton, Dialog, html, Notice, Problem, Time } from '../lib/ui.js';
+import { ShownOnce } from './shown-once.js';
 
 const SCOPES = ['read', 'write'];
 const TONES = { active: 'ok', expired: 'warn', revoked: 'off' };
@@ -156,23 +157,8 @@ function CreateForm({ change, onMade }) {
 
 /** The new key's secret, once: it is stored only as a hash, so this is the only time anyone sees it. */
 function SecretDialog({ made, onClose }) {
-  const [copied, setCopied] = useState('');
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(made.secret);
-      setCopied(t('keys.copied'));
-    } catch {
-      setCopied(t('keys.copy_failed'));
-    }
-  }
   return html`<${Dialog} id="key-secret" title=${t('keys.secret_title', { name: made.key.name })} onClose=${onClose}>
-    <p class="warning" id="key-secret-warning">${t('keys.secret_warning')}</p>
-    <p class="muted" id="key-secret-label">${t('keys.secret_label', { scope: t(`keys.scope.${made.key.scope}`) })}</p>
-    <div class="secret-line">
-      <code id="key-secret-value" aria-labelledby="key-secret-label">${made.secret}</code>
-      <button type="button" id="key-secret-copy" onClick=${copy}>${t('keys.copy')}</button>
-    </div>
-    <${Notice} id="key-secret-copied" text=${copied} />
+    <${ShownOnce} id="key-secret-value" label=${t('keys.secret_label', { scope: t(`keys.scope.${made.key.scope}`) })} value=${made.secret} warning=${t('keys.secret_warning')} />
     <p class="muted small">${t('keys.secret_use')}</p>
     <div class="actions"><button type="button" class="primary" id="key-secret-done" onClick=${onClose}>${t('keys.secret_done')}</button></div>
   <//>`;

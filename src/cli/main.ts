@@ -3,4 +3,4 @@
 // through tsx, and a compiled build can be run directly.
 import { buildProgram } from './program.js';
 
-await buildProgram().parseAsync(process.argv);
+await (await buildProgram(process.argv.slice(2))).parseAsync(process.argv);

@@ -22,8 +22,8 @@ describe('admin CLI basics', () => {
     await database?.drop();
   });
 
-  it('every command has a description and a help page', () => {
-    const all = commandsOf(buildProgram());
+  it('every command has a description and a help page', async () => {
+    const all = commandsOf(await buildProgram());
     assert.ok(all.length >= 18, `${all.length} commands`);
     for (const command of all) {
       assert.ok(command.description().length > 10, command.name());

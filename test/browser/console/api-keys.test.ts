@@ -72,11 +72,11 @@ describeUnlessSkipped('console admin API keys in Chromium', browserSkipReason(),
     await page.fill('#key-expires', expires.value);
     await page.click('#key-create-submit');
     await afterReauthentication(page, '#key-secret');
-    const secret = (await page.textContent('#key-secret-value'))!;
+    const secret = await page.inputValue('#key-secret-value');
     assert.match(secret, /^hak_/);
-    assert.match((await page.textContent('#key-secret-warning'))!, /shown only this once/);
-    await page.click('#key-secret-copy');
-    await page.waitForSelector('#key-secret-copied');
+    assert.match((await page.textContent('#key-secret-value-warning'))!, /shown only this once/);
+    await page.click('#key-secret-value-copy');
+    await page.waitForSelector('#key-secret-value-copied');
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
     await screenshots(page, 'api-keys-secret');
     await page.click('#key-secret-done');
@@ -107,7 +107,7 @@ describeUnlessSkipped('console admin API keys in Chromium', browserSkipReason(),
     await page.check('#key-scope-write');
     await page.click('#key-create-submit');
     await afterReauthentication(page, '#key-secret');
-    const secret = (await page.textContent('#key-secret-value'))!;
+    const secret = await page.inputValue('#key-secret-value');
     await page.click('#key-secret-done');
     const made = await keyClient(secret).post('/users', { email: uniqueEmail('provisioned') });
     assert.equal(made.status, 201, JSON.stringify(made.body));
