@@ -1,5 +1,6 @@
 import type { Deps } from '../../../flows/context.js';
-import { currentSite, scriptPageHeaders } from './script-page.js';
+import { currentSite } from '../../../messaging/mail-content.js';
+import { scriptPageHeaders } from './script-page.js';
 
 // The page a provider that answers in the URL fragment (Telegram) sends the
 // browser to: a server never sees a fragment, so this page's only script

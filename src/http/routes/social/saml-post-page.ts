@@ -1,6 +1,7 @@
 import type { Deps } from '../../../flows/context.js';
 import type { PostForm } from '../../../social/saml/provider.js';
-import { currentSite, scriptPageHeaders } from './script-page.js';
+import { currentSite } from '../../../messaging/mail-content.js';
+import { scriptPageHeaders } from './script-page.js';
 
 // The page that posts an AuthnRequest to an IdP taking the HTTP-POST
 // binding: its only script submits the form at once (a button without

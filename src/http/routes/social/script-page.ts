@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Deps } from '../../../flows/context.js';
 
-// What the browser pages of social login that carry one script of our own
-// share: the headers that let that script run by its hash and nothing else,
-// and keep the page from being framed or leaking its URL (which names the
-// flow) as a referrer; and the site their templates name.
+// The headers of the browser pages of social login that carry one script of
+// our own: that script runs by its hash and nothing else, and the page can
+// neither be framed nor leak its URL (which names the flow) as a referrer.
 
 export function scriptPageHeaders(script: string): Record<string, string> {
   return {
@@ -16,5 +14,3 @@ export function scriptPageHeaders(script: string): Record<string, string> {
   };
 }
 
-/** The templates' `current_site`. */
-export const currentSite = (config: Deps['config']) => ({ name: config.siteName, domain: new URL(config.frontendUrls.account_signup).host });
